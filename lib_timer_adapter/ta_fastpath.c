@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Arm and cancel: the calling lcore inserts into its own list directly.
+ */
+
+#include <errno.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "ta_private.h"
+#include "ta_time.h"
+
+/* The list of the calling thread: its lcore's, or the non-EAL one. */
+static inline struct ta_list *
+ta_my_list(struct timer_adapter *adapter)
+{
+	unsigned int lcore = rte_lcore_id();
+
+	if (unlikely(lcore >= RTE_MAX_LCORE))
+		lcore = TA_LIST_NON_EAL;
+	return &adapter->lists[lcore];
+}
+
+/* Queue schedule type check, cached for runs of timers to one queue. */
+struct ta_qcache {
+	int32_t queue;		/* -1: nothing cached. */
+	int ok_any;		/* ALL_TYPES queue. */
+	uint32_t sched;
+	int valid;
+};
+
+static inline int
+ta_sched_ok(const struct timer_adapter *adapter, struct ta_qcache *qc,
+	    const struct rte_event *ev)
+{
+	uint32_t sched;
+	int ret;
+
+	if (qc->queue != ev->queue_id) {
+		ret = rte_event_queue_attr_get(adapter->conf.event_dev_id,
+				ev->queue_id,
+				RTE_EVENT_QUEUE_ATTR_SCHEDULE_TYPE, &sched);
+		qc->queue = ev->queue_id;
+		/* -EOVERFLOW: an ALL_TYPES queue, whose type is any. */
+		qc->ok_any = ret == -EOVERFLOW;
+		qc->valid = ret == 0 || ret == -EOVERFLOW;
+		qc->sched = sched;
+	}
+	if (!qc->valid)
+		return 0;
+	return qc->ok_any || qc->sched == ev->sched_type;
+}
+
+/* Reserve up to n nodes against nb_timers; returns how many were granted. */
+static inline uint16_t
+ta_reserve(struct timer_adapter *adapter, uint16_t n)
+{
+	const int64_t max = (int64_t)adapter->conf.nb_timers;
+	int64_t used = __atomic_load_n(&adapter->nodes_in_use,
+				       __ATOMIC_RELAXED);
+	int64_t grant;
+
+	do {
+		grant = RTE_MIN((int64_t)n, max - used);
+		if (grant <= 0)
+			return 0;
+	} while (!__atomic_compare_exchange_n(&adapter->nodes_in_use, &used,
+			used + grant, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return (uint16_t)grant;
+}
+
+static inline void
+ta_unreserve(struct timer_adapter *adapter, uint64_t n)
+{
+	if (n != 0)
+		__atomic_fetch_sub(&adapter->nodes_in_use, (int64_t)n,
+				   __ATOMIC_RELAXED);
+}
+
+/*
+ * Validate one timer; returns 0 or the rte_errno to report. On a timeout
+ * error the timer's state is set as DPDK does.
+ */
+static inline int
+ta_arm_check(const struct timer_adapter *adapter, struct ta_qcache *qc,
+	     struct rte_event_timer *evtim, uint64_t *tmo_ns)
+{
+	enum rte_event_timer_state st =
+		__atomic_load_n(&evtim->state, __ATOMIC_RELAXED);
+
+	if (unlikely(st == RTE_EVENT_TIMER_ARMED))
+		return EALREADY;
+	if (unlikely(st != RTE_EVENT_TIMER_NOT_ARMED &&
+		     st != RTE_EVENT_TIMER_CANCELED))
+		return EINVAL;
+	if (unlikely(!ta_sched_ok(adapter, qc, &evtim->ev))) {
+		evtim->state = RTE_EVENT_TIMER_ERROR;
+		return EINVAL;
+	}
+	if (unlikely(evtim->timeout_ticks == 0)) {
+		evtim->state = RTE_EVENT_TIMER_ERROR_TOOEARLY;
+		return EINVAL;
+	}
+	*tmo_ns = ta_ticks_to_ns(evtim->timeout_ticks,
+				 adapter->conf.timer_tick_ns);
+	if (unlikely(*tmo_ns == 0 || *tmo_ns > adapter->conf.max_tmo_ns)) {
+		evtim->state = RTE_EVENT_TIMER_ERROR_TOOLATE;
+		return EINVAL;
+	}
+	return 0;
+}
+
+/* Expiry tick of a deadline: rounded up, so a timer never fires early. */
+static inline uint64_t
+ta_deadline_key(const struct timer_adapter *adapter, uint64_t deadline)
+{
+	uint64_t q = rte_reciprocal_divide_u64(deadline, &adapter->tick_div);
+
+	return q * adapter->cyc_per_tick < deadline ? q + 1 : q;
+}
+
+/* Link a checked timer into the list; returns 0 or ENOSPC. */
+static inline int
+ta_arm_one(struct timer_adapter *adapter, struct ta_list *list,
+	   struct rte_event_timer *evtim, uint64_t deadline)
+{
+	struct ta_bucket *b;
+	struct ta_node *node;
+
+	node = ta_list_node_alloc(list);
+	if (unlikely(node == NULL))
+		return ENOSPC;
+	b = ta_list_bucket_get(list, ta_deadline_key(adapter, deadline));
+	if (unlikely(b == NULL)) {
+		ta_list_node_free(list, node);
+		return ENOSPC;
+	}
+	node->bucket = b;
+	node->evtim = (uintptr_t)evtim;
+	ta_bucket_append(b, &node->link);
+	evtim->impl_opaque[0] = (uintptr_t)node;
+	evtim->impl_opaque[1] = deadline;
+	/* Publish the node before the state that lets cancel look at it. */
+	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
+			 __ATOMIC_RELEASE);
+	return 0;
+}
+
+/*
+ * Common arm loop; shared_tmo != 0 means every timer gets that timeout
+ * (arm_tmo_tick_burst), converted once.
+ */
+static inline uint16_t
+ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
+       uint16_t nb, uint64_t shared_tmo)
+{
+	struct timer_adapter *adapter = (struct timer_adapter *)(uintptr_t)cadapter;
+	struct ta_qcache qc = { .queue = -1 };
+	struct ta_list *list;
+	uint64_t now, tmo_ns, tmo_cyc = 0, last_ns = 0;
+	uint16_t i, granted;
+	int err = 0;
+
+#ifdef TIMER_ADAPTER_DEBUG
+	if (!ta_valid(adapter) || evtims == NULL) {
+		rte_errno = EINVAL;
+		return 0;
+	}
+#endif
+	if (nb == 0)
+		return 0;
+	list = ta_my_list(adapter);
+	if (unlikely(!list->used))
+		ta_list_use(adapter, list);
+	granted = ta_reserve(adapter, nb);
+
+	rte_spinlock_lock(&list->lock);
+	now = rte_get_timer_cycles();
+	for (i = 0; i < nb; i++) {
+		struct rte_event_timer *evtim = evtims[i];
+
+		if (shared_tmo != 0)
+			evtim->timeout_ticks = shared_tmo;
+		err = ta_arm_check(adapter, &qc, evtim, &tmo_ns);
+		if (unlikely(err != 0))
+			break;
+		if (unlikely(i >= granted)) {
+			err = ENOSPC;
+			break;
+		}
+		/* Runs of equal timeouts convert once. */
+		if (tmo_ns != last_ns) {
+			tmo_cyc = ta_ns_to_cycles(tmo_ns, adapter->hz);
+			last_ns = tmo_ns;
+		}
+		err = ta_arm_one(adapter, list, evtim, now + tmo_cyc);
+		if (unlikely(err != 0))
+			break;
+	}
+	ta_counter_add(&list->armed, i);
+	rte_spinlock_unlock(&list->lock);
+
+	if (granted > i)
+		ta_unreserve(adapter, granted - i);
+	if (err != 0)
+		rte_errno = err;
+	return i;
+}
+
+uint16_t
+timer_adapter_arm_burst(const struct timer_adapter *adapter,
+			struct rte_event_timer **evtims, uint16_t nb_evtims)
+{
+	return ta_arm(adapter, evtims, nb_evtims, 0);
+}
+
+uint16_t
+timer_adapter_arm_tmo_tick_burst(const struct timer_adapter *adapter,
+				 struct rte_event_timer **evtims,
+				 uint64_t timeout_ticks, uint16_t nb_evtims)
+{
+	uint16_t i;
+
+	/* A zero timeout still has to fail per timer, as in DPDK. */
+	if (unlikely(timeout_ticks == 0)) {
+		for (i = 0; i < nb_evtims; i++)
+			evtims[i]->timeout_ticks = 0;
+		return ta_arm(adapter, evtims, nb_evtims, 0);
+	}
+	return ta_arm(adapter, evtims, nb_evtims, timeout_ticks);
+}
+
+/* Reason a cancel cannot proceed, from the timer's state. */
+static inline int
+ta_cancel_state_err(const struct rte_event_timer *evtim)
+{
+	enum rte_event_timer_state st =
+		__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE);
+
+	if (st == RTE_EVENT_TIMER_CANCELED)
+		return EALREADY;
+	if (st != RTE_EVENT_TIMER_ARMED)
+		return EINVAL;
+	return 0;
+}
+
+/*
+ * Cancel one armed timer whose list lock is held. Returns 0 or the
+ * rte_errno to report; *freed is incremented when its node was freed.
+ */
+static inline int
+ta_cancel_one(struct ta_list *list, struct rte_event_timer *evtim,
+	      struct ta_node *node, uint32_t *freed)
+{
+	uintptr_t expected = (uintptr_t)evtim;
+	struct ta_bucket *b;
+	int err;
+
+	if (!__atomic_compare_exchange_n(&node->evtim, &expected, 0, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		/*
+		 * The service got there first: it is building the event (or
+		 * firing a periodic timer). Report what the state says once
+		 * it settles; while it still says ARMED, that is EAGAIN.
+		 */
+		err = ta_cancel_state_err(evtim);
+		return err != 0 ? err : EAGAIN;
+	}
+	b = node->bucket;
+	if (!b->detached) {
+		ta_link_unlink(&node->link);
+		if (ta_bucket_empty(b)) {
+			int was_first = ta_sl_first(&list->sl) == b;
+
+			ta_sl_remove(&list->sl, b);
+			ta_list_bucket_free(list, b);
+			if (was_first)
+				ta_list_update_min(list);
+		}
+		ta_list_node_free(list, node);
+		(*freed)++;
+	}
+	/* else: the node sits in the expiry FIFO; the service frees it. */
+	ta_counter_add(&list->cancelled, 1);
+	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_CANCELED,
+			 __ATOMIC_RELEASE);
+	return 0;
+}
+
+uint16_t
+timer_adapter_cancel_burst(const struct timer_adapter *cadapter,
+			   struct rte_event_timer **evtims, uint16_t nb_evtims)
+{
+	struct timer_adapter *adapter = (struct timer_adapter *)(uintptr_t)cadapter;
+	struct ta_list *locked = NULL;
+	uint32_t freed = 0;
+	uint16_t i;
+	int err = 0;
+
+#ifdef TIMER_ADAPTER_DEBUG
+	if (!ta_valid(adapter) || evtims == NULL) {
+		rte_errno = EINVAL;
+		return 0;
+	}
+#endif
+	for (i = 0; i < nb_evtims; i++) {
+		struct rte_event_timer *evtim = evtims[i];
+		struct ta_node *node;
+		struct ta_list *list;
+
+		err = ta_cancel_state_err(evtim);
+		if (unlikely(err != 0))
+			break;
+		node = (struct ta_node *)(uintptr_t)evtim->impl_opaque[0];
+		list = &adapter->lists[node->owner];
+		/* Consecutive timers of one list share one lock hold. */
+		if (list != locked) {
+			if (locked != NULL)
+				rte_spinlock_unlock(&locked->lock);
+			rte_spinlock_lock(&list->lock);
+			locked = list;
+		}
+		err = ta_cancel_one(list, evtim, node, &freed);
+		if (unlikely(err != 0))
+			break;
+	}
+	if (locked != NULL)
+		rte_spinlock_unlock(&locked->lock);
+	ta_unreserve(adapter, freed);
+	if (err != 0)
+		rte_errno = err;
+	return i;
+}
+
+int
+timer_adapter_remaining_ticks_get(const struct timer_adapter *adapter,
+				  const struct rte_event_timer *evtim,
+				  uint64_t *ticks_remaining)
+{
+	uint64_t now, deadline, ns;
+
+	if (!ta_valid(adapter) || evtim == NULL || ticks_remaining == NULL)
+		return -EINVAL;
+	if (__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) !=
+	    RTE_EVENT_TIMER_ARMED)
+		return -EINVAL;
+	deadline = evtim->impl_opaque[1];
+	now = rte_get_timer_cycles();
+	if (now >= deadline) {
+		*ticks_remaining = 0;
+		return 0;
+	}
+	ns = ta_cycles_to_ns(deadline - now, adapter->hz);
+	*ticks_remaining = (ns + adapter->conf.timer_tick_ns - 1) /
+		adapter->conf.timer_tick_ns;
+	return 0;
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Telemetry: /timer_adapter/list, /timer_adapter/info,<id> and
+ * /timer_adapter/stats,<id>. Handlers run on the telemetry control thread
+ * and only read.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include <rte_telemetry.h>
+
+#include "ta_private.h"
+
+/* Parse a decimal adapter id; -1 when params is not one. */
+static int
+ta_tel_parse_id(const char *params)
+{
+	unsigned long v;
+	char *end;
+
+	if (params == NULL || !isdigit((unsigned char)params[0]))
+		return -1;
+	errno = 0;
+	v = strtoul(params, &end, 10);
+	if (errno != 0 || *end != '\0' || v >= TIMER_ADAPTER_NUM_MAX)
+		return -1;
+	return (int)v;
+}
+
+static int
+ta_tel_list(const char *cmd __rte_unused, const char *params __rte_unused,
+	    struct rte_tel_data *d)
+{
+	unsigned int i;
+
+	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
+	for (i = 0; i < TIMER_ADAPTER_NUM_MAX; i++)
+		if (ta_adapter_get(i) != NULL)
+			rte_tel_data_add_array_int(d, i);
+	return 0;
+}
+
+static int
+ta_tel_info(const char *cmd __rte_unused, const char *params,
+	    struct rte_tel_data *d)
+{
+	const struct timer_adapter *a;
+	int id = ta_tel_parse_id(params);
+
+	if (id < 0 || (a = ta_adapter_get(id)) == NULL)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "timer_adapter_id", a->id);
+	rte_tel_data_add_dict_u64(d, "event_dev_id", a->conf.event_dev_id);
+	rte_tel_data_add_dict_u64(d, "event_port_id", a->port_id);
+	rte_tel_data_add_dict_u64(d, "timer_tick_ns", a->conf.timer_tick_ns);
+	rte_tel_data_add_dict_u64(d, "max_tmo_ns", a->conf.max_tmo_ns);
+	rte_tel_data_add_dict_u64(d, "nb_timers", a->conf.nb_timers);
+	rte_tel_data_add_dict_u64(d, "flags", a->conf.flags);
+	rte_tel_data_add_dict_u64(d, "cycles_per_tick", a->cyc_per_tick);
+	rte_tel_data_add_dict_u64(d, "service_id", a->service_id);
+	rte_tel_data_add_dict_u64(d, "started",
+				  __atomic_load_n(&a->started,
+						  __ATOMIC_RELAXED));
+	rte_tel_data_add_dict_u64(d, "lists_used",
+				  __atomic_load_n(&a->nb_used,
+						  __ATOMIC_RELAXED));
+	return 0;
+}
+
+static int
+ta_tel_stats(const char *cmd __rte_unused, const char *params,
+	     struct rte_tel_data *d)
+{
+	struct rte_event_timer_adapter_stats s;
+	struct timer_adapter_accounting acct;
+	const struct timer_adapter *a;
+	int id = ta_tel_parse_id(params);
+
+	if (id < 0 || (a = ta_adapter_get(id)) == NULL)
+		return -EINVAL;
+	if (timer_adapter_stats_get(a, &s) < 0 ||
+	    timer_adapter_accounting_get(a, &acct) < 0)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "evtim_exp_count", s.evtim_exp_count);
+	rte_tel_data_add_dict_u64(d, "ev_enq_count", s.ev_enq_count);
+	rte_tel_data_add_dict_u64(d, "ev_inv_count", s.ev_inv_count);
+	rte_tel_data_add_dict_u64(d, "evtim_retry_count", s.evtim_retry_count);
+	rte_tel_data_add_dict_u64(d, "adapter_tick_count",
+				  s.adapter_tick_count);
+	rte_tel_data_add_dict_u64(d, "evtim_drop_count", s.evtim_drop_count);
+	rte_tel_data_add_dict_u64(d, "timers_armed", acct.armed);
+	rte_tel_data_add_dict_u64(d, "timers_expired", acct.expired);
+	rte_tel_data_add_dict_u64(d, "timers_cancelled", acct.cancelled);
+	rte_tel_data_add_dict_u64(d, "timers_pending", acct.pending);
+	rte_tel_data_add_dict_u64(d, "mem_bytes", acct.mem_bytes);
+	return 0;
+}
+
+RTE_INIT(ta_telemetry_init)
+{
+	static const struct {
+		const char *name;
+		telemetry_cb fn;
+		const char *help;
+	} cmds[] = {
+		{ "/timer_adapter/list", ta_tel_list,
+		  "Returns the ids of the skiplist timer adapters." },
+		{ "/timer_adapter/info", ta_tel_info,
+		  "Returns a timer adapter's configuration. Parameters: int adapter_id" },
+		{ "/timer_adapter/stats", ta_tel_stats,
+		  "Returns a timer adapter's statistics. Parameters: int adapter_id" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(cmds); i++)
+		if (rte_telemetry_register_cmd(cmds[i].name, cmds[i].fn,
+					       cmds[i].help) != 0)
+			TA_LOG(ERR, "cannot register telemetry command %s",
+			       cmds[i].name);
+}
