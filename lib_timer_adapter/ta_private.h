@@ -154,13 +154,18 @@ struct timer_adapter {
 	uint64_t hz;		/* rte_get_timer_hz() of the creator. */
 	uint64_t cyc_per_tick;	/* Rounded; >= 1. */
 	struct rte_reciprocal_u64 tick_div; /* Divides by cyc_per_tick. */
-	int64_t nodes_in_use;	/* Atomic; bounded by conf.nb_timers. */
+	/*
+	 * Written by every arm and cancel: kept off the read-mostly lines
+	 * above, which the service lcore reads on every call, or each arm
+	 * would pay a cross-core cache miss.
+	 */
+	int64_t nodes_in_use __rte_cache_aligned; /* Atomic, <= nb_timers. */
 	/* Lists that were ever armed, for the service to walk. */
-	rte_spinlock_t used_lock;
+	rte_spinlock_t used_lock __rte_cache_aligned;
 	uint32_t nb_used;	/* Atomic (release after used_idx[]). */
 	uint16_t used_idx[TA_NB_LISTS];
 	/* Statistics baseline for stats_reset (control path only). */
-	rte_spinlock_t stats_lock;
+	rte_spinlock_t stats_lock __rte_cache_aligned;
 	struct rte_event_timer_adapter_stats stats_base;
 	struct ta_service svc;
 	struct ta_list lists[TA_NB_LISTS];

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _BENCH_H_
+#define _BENCH_H_
+
+/*
+ * timer_bench: the three timer adapter designs side by side.
+ *
+ * Every test runs every selected adapter through the same code path, one
+ * adapter at a time, repetitions interleaved (rep 1: a, b, c; rep 2: ...),
+ * and reports medians. Adapters plug in through struct bench_adapter_ops;
+ * tests through struct bench_test, both in tables, so adding either never
+ * touches the driver.
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_common.h>
+#include <rte_event_timer_adapter.h>
+#include <rte_eventdev.h>
+
+#define BENCH_MAX_ADAPTERS 3
+#define BENCH_MAX_LCORES 16
+
+struct bench_ctx;
+
+/* One adapter design behind a common interface. */
+struct bench_adapter_ops {
+	const char *name;
+	/* Create on port, with timers living in [base, base + nb). */
+	int (*create)(struct bench_ctx *ctx,
+		      const struct rte_event_timer_adapter_conf *conf,
+		      uint8_t port, struct rte_event_timer *base,
+		      uint64_t nb, void **handle);
+	int (*start)(void *h);
+	int (*stop)(void *h);
+	int (*free)(void *h);
+	int (*service_id)(void *h, uint32_t *id);
+	uint16_t (*arm)(void *h, struct rte_event_timer **t, uint16_t n);
+	uint16_t (*arm_tmo)(void *h, struct rte_event_timer **t, uint64_t tmo,
+			    uint16_t n);
+	uint16_t (*cancel)(void *h, struct rte_event_timer **t, uint16_t n);
+	int (*stats)(void *h, struct rte_event_timer_adapter_stats *s);
+	/* Wait until producer-side work handed to the service is applied. */
+	void (*settle)(void *h);
+};
+
+extern const struct bench_adapter_ops bench_skiplist_ops;
+extern const struct bench_adapter_ops bench_rte_ops;
+extern const struct bench_adapter_ops bench_ring_ops;
+
+/* Options (immutable after parsing). */
+struct bench_opts {
+	int quick;
+	unsigned int reps;
+	const char *json_path;
+	const char *tests;		/* Comma list, NULL = all. */
+	const struct bench_adapter_ops *adapters[BENCH_MAX_ADAPTERS];
+	unsigned int nb_adapters;
+	uint64_t arm_n[4];		/* Outstanding counts for arm costs. */
+	unsigned int nb_arm_n;
+	uint64_t expiry_timers;
+	uint64_t expiry_window_ms;
+	uint64_t lateness_timers;
+	uint64_t pc_timers;		/* Producer/consumer test size. */
+	unsigned int slow_consumer_ns;	/* Backpressure test. */
+};
+
+/* Shared run-time state. */
+struct bench_ctx {
+	const struct bench_opts *opts;
+	uint8_t dev_id;
+	uint8_t queue_id;
+	uint8_t consumer_port[BENCH_MAX_LCORES]; /* By worker index. */
+	unsigned int worker_lcores[BENCH_MAX_LCORES];
+	unsigned int nb_workers;	/* Non-service lcores, main included. */
+	uint8_t adapter_port;		/* Port the adapters enqueue on. */
+	unsigned int service_lcore;
+	uint32_t evdev_service_id;
+	uint64_t hz;
+	FILE *json;
+	int json_first;			/* No comma before the next record. */
+	char json_section[64];
+};
+
+/* A test: run one adapter once; fill results via bench_result_*(). */
+struct bench_test {
+	const char *name;
+	const char *desc;
+	int (*run)(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+		   unsigned int rep);
+	void (*report)(struct bench_ctx *ctx);
+};
+
+extern const struct bench_test bench_tests[];
+extern const unsigned int bench_nb_tests;
+
+/* Event device and service helpers (bench_main.c). */
+int bench_adapter_begin(struct bench_ctx *ctx,
+			const struct bench_adapter_ops *ops,
+			const struct rte_event_timer_adapter_conf *conf,
+			struct rte_event_timer *base, uint64_t nb, void **h);
+void bench_adapter_end(struct bench_ctx *ctx,
+		       const struct bench_adapter_ops *ops, void *h);
+unsigned int bench_drain(struct bench_ctx *ctx, uint64_t max_cycles);
+
+/* Results: named values per (test, adapter, key), medians over reps. */
+void bench_result_add(const char *test, const char *adapter,
+		      const char *key, double value);
+int bench_result_median(const char *test, const char *adapter,
+			const char *key, double *median, unsigned int *n);
+void bench_result_series(const char *test, const char *adapter,
+			 const char *key, const double *v, unsigned int n);
+unsigned int bench_result_keys(const char *test, char (*keys)[48],
+			       unsigned int max);
+void bench_results_json(struct bench_ctx *ctx, FILE *f);
+
+/* Timer helpers. */
+void bench_timer_init(struct rte_event_timer *t, uint8_t queue);
+uint64_t bench_rand(void);
+
+static inline double
+bench_cyc_to_ns(const struct bench_ctx *ctx, double cyc)
+{
+	return cyc * 1e9 / (double)ctx->hz;
+}
+
+#endif /* _BENCH_H_ */

@@ -1,0 +1,755 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * The measurements. Each run function measures one adapter once and
+ * records named values; the report prints medians over repetitions side
+ * by side, with ours/rte and ours/ring ratios.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "bench.h"
+
+#define TICK_NS 10000ULL			/* 10 us */
+#define MAX_TMO_NS (180ULL * 1000000000ULL)	/* 180 s */
+#define BLOCK 256
+
+static struct rte_event_timer *
+bench_timers_alloc(uint64_t n, uint8_t queue)
+{
+	struct rte_event_timer *t;
+	uint64_t i;
+
+	t = rte_malloc("bench_timers", n * sizeof(*t), RTE_CACHE_LINE_SIZE);
+	if (t == NULL) {
+		printf("cannot allocate %" PRIu64 " timers\n", n);
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		bench_timer_init(&t[i], queue);
+	return t;
+}
+
+static struct rte_event_timer_adapter_conf
+bench_conf(const struct bench_ctx *ctx, uint64_t nb_timers)
+{
+	struct rte_event_timer_adapter_conf c = {
+		.event_dev_id = ctx->dev_id,
+		.timer_adapter_id = 0,
+		.socket_id = rte_socket_id(),
+		.clk_src = RTE_EVENT_TIMER_ADAPTER_CPU_CLK,
+		.timer_tick_ns = TICK_NS,
+		.max_tmo_ns = MAX_TMO_NS,
+		.nb_timers = nb_timers,
+		.flags = 0,
+	};
+
+	return c;
+}
+
+static uint64_t
+bench_heap_bytes(void)
+{
+	struct rte_malloc_socket_stats st;
+
+	if (rte_malloc_get_socket_stats(rte_socket_id(), &st) < 0)
+		return 0;
+	return st.heap_allocsz_bytes;
+}
+
+/* Timeout of one arm: random 60..120 s, or a constant 90 s. */
+static inline uint64_t
+bench_tmo(int random)
+{
+	const uint64_t s = 1000000000ULL / TICK_NS;
+
+	return random ? 60 * s + bench_rand() % (60 * s) : 90 * s;
+}
+
+/* Generic side-by-side table of every key recorded for a test. */
+static void
+bench_report_table(struct bench_ctx *ctx, const char *test, const char *unit)
+{
+	const struct bench_opts *o = ctx->opts;
+	char keys[128][48];
+	unsigned int nb_keys, i, a;
+
+	nb_keys = bench_result_keys(test, keys, RTE_DIM(keys));
+	printf("%-34s", unit);
+	for (a = 0; a < o->nb_adapters; a++)
+		printf(" %12s", o->adapters[a]->name);
+	printf("   ours/rte  ours/ring\n");
+	for (i = 0; i < nb_keys; i++) {
+		double v[BENCH_MAX_ADAPTERS], ours = -1, rte = -1, ring = -1;
+
+		printf("%-34s", keys[i]);
+		for (a = 0; a < o->nb_adapters; a++) {
+			unsigned int n;
+
+			if (bench_result_median(test, o->adapters[a]->name,
+						keys[i], &v[a], &n) < 0) {
+				printf(" %12s", "-");
+				continue;
+			}
+			printf(" %12.4g", v[a]);
+			if (o->adapters[a] == &bench_skiplist_ops)
+				ours = v[a];
+			else if (o->adapters[a] == &bench_rte_ops)
+				rte = v[a];
+			else
+				ring = v[a];
+		}
+		if (ours >= 0 && rte > 0)
+			printf("   %8.3f", ours / rte);
+		else
+			printf("   %8s", "-");
+		if (ours >= 0 && ring > 0)
+			printf("  %8.3f", ours / ring);
+		printf("\n");
+	}
+}
+
+/* ---- arm / cancel cost with N outstanding ---- */
+
+enum arm_variant { V_ARM1, V_ARM32, V_TMO32 };
+
+static uint64_t
+arm_block(const struct bench_adapter_ops *ops, void *h,
+	  struct rte_event_timer **p, enum arm_variant v, int random)
+{
+	uint64_t t0, t1;
+	unsigned int i;
+
+	for (i = 0; i < BLOCK; i++)
+		p[i]->timeout_ticks = bench_tmo(random);
+	t0 = rte_rdtsc_precise();
+	for (i = 0; i < BLOCK; ) {
+		uint16_t n = v == V_ARM1 ? 1 : 32;
+		uint16_t done = v == V_TMO32 ?
+			ops->arm_tmo(h, &p[i], p[i]->timeout_ticks, n) :
+			ops->arm(h, &p[i], n);
+
+		if (unlikely(done != n)) {
+			printf("%s: arm failed: %s\n", ops->name,
+			       rte_strerror(rte_errno));
+			return UINT64_MAX;
+		}
+		i += n;
+	}
+	t1 = rte_rdtsc_precise();
+	return t1 - t0;
+}
+
+static uint64_t
+cancel_block(const struct bench_adapter_ops *ops, void *h,
+	     struct rte_event_timer **p, uint16_t n)
+{
+	uint64_t t0, t1;
+	unsigned int i;
+
+	t0 = rte_rdtsc_precise();
+	for (i = 0; i < BLOCK; i += n)
+		if (unlikely(ops->cancel(h, &p[i], n) != n)) {
+			printf("%s: cancel failed: %s\n", ops->name,
+			       rte_strerror(rte_errno));
+			return UINT64_MAX;
+		}
+	t1 = rte_rdtsc_precise();
+	return t1 - t0;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median_u64(uint64_t *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return n % 2 ? (double)v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+static void
+arm_record(struct bench_ctx *ctx, const char *adapter, const char *op,
+	   const char *shape, uint64_t n, double cyc_per_timer)
+{
+	char key[48];
+
+	snprintf(key, sizeof(key), "%s_ns/%s/%" PRIu64, op, shape, n);
+	bench_result_add("arm", adapter, key,
+			 bench_cyc_to_ns(ctx, cyc_per_timer));
+}
+
+static int
+arm_run_one(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+	    uint64_t n_out, int random)
+{
+	const char *shape = random ? "random" : "const";
+	const unsigned int blocks = n_out >= 1000000 ? 40 :
+		n_out >= 100000 ? 80 : 200;
+	struct rte_event_timer_adapter_conf conf = bench_conf(ctx, n_out + 4096);
+	struct rte_event_timer *t, *p[BLOCK], **all;
+	uint64_t *s[6], t0, heap0, heap1, heap2, i;
+	static const char *const names[6] = {
+		"arm1", "arm32", "armtmo32", "cancel1", "cancel32",
+		"cancel32tmo" };
+	unsigned int b, k;
+	void *h;
+	int ret = -1;
+
+	t = bench_timers_alloc(n_out + BLOCK, ctx->queue_id);
+	all = malloc(n_out * sizeof(*all));
+	for (k = 0; k < 6; k++)
+		s[k] = malloc(blocks * sizeof(uint64_t));
+	if (t == NULL || all == NULL || s[5] == NULL)
+		goto out;
+	heap0 = bench_heap_bytes();
+	if (bench_adapter_begin(ctx, ops, &conf, t, n_out + BLOCK, &h) < 0)
+		goto out;
+	heap1 = bench_heap_bytes();
+
+	/* Fill 0 -> N in bursts of 32, with this shape's timeouts. */
+	for (i = 0; i < n_out; i++) {
+		all[i] = &t[i];
+		t[i].timeout_ticks = bench_tmo(random);
+	}
+	t0 = rte_rdtsc_precise();
+	for (i = 0; i < n_out; i += 32) {
+		uint16_t n = RTE_MIN((uint64_t)32, n_out - i);
+
+		if (ops->arm(h, &all[i], n) != n) {
+			printf("%s: fill failed at %" PRIu64 ": %s\n", ops->name,
+			       i, rte_strerror(rte_errno));
+			goto end;
+		}
+	}
+	ops->settle(h);
+	arm_record(ctx, ops->name, "fill", shape, n_out,
+		   (double)(rte_rdtsc_precise() - t0) / n_out);
+	heap2 = bench_heap_bytes();
+	if (random) {
+		char key[48];
+
+		snprintf(key, sizeof(key), "mem_per_timer_B/%" PRIu64, n_out);
+		bench_result_add("memory", ops->name, key,
+				 (double)(heap2 - heap0) / n_out);
+		snprintf(key, sizeof(key), "mem_at_create_B/%" PRIu64, n_out);
+		bench_result_add("memory", ops->name, key,
+				 (double)(heap1 - heap0) / n_out);
+	}
+
+	/* Steady state: arm a block of 256, cancel it; N stays outstanding. */
+	for (k = 0; k < BLOCK; k++)
+		p[k] = &t[n_out + k];
+	for (b = 0; b < blocks; b++) {
+		for (k = 0; k < 3; k++) {
+			uint64_t c1 = arm_block(ops, h, p, (enum arm_variant)k,
+						random);
+			uint64_t c2;
+
+			ops->settle(h);
+			c2 = cancel_block(ops, h, p, k == V_ARM1 ? 1 : 32);
+			ops->settle(h);
+			if (c1 == UINT64_MAX || c2 == UINT64_MAX)
+				goto end;
+			s[k][b] = c1;
+			s[3 + k][b] = c2;
+		}
+	}
+	for (k = 0; k < 6; k++)
+		arm_record(ctx, ops->name, names[k], shape, n_out,
+			   median_u64(s[k], blocks) / BLOCK);
+
+	/* Drain N -> 0. */
+	t0 = rte_rdtsc_precise();
+	for (i = 0; i < n_out; i += 32) {
+		uint16_t n = RTE_MIN((uint64_t)32, n_out - i);
+
+		if (ops->cancel(h, &all[i], n) != n) {
+			printf("%s: drain failed: %s\n", ops->name,
+			       rte_strerror(rte_errno));
+			goto end;
+		}
+	}
+	ops->settle(h);
+	arm_record(ctx, ops->name, "drain", shape, n_out,
+		   (double)(rte_rdtsc_precise() - t0) / n_out);
+	ret = 0;
+end:
+	bench_adapter_end(ctx, ops, h);
+out:
+	for (k = 0; k < 6; k++)
+		free(s[k]);
+	free(all);
+	rte_free(t);
+	return ret;
+}
+
+static int
+arm_run(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+	unsigned int rep)
+{
+	unsigned int i;
+	int shape;
+
+	RTE_SET_USED(rep);
+	for (i = 0; i < ctx->opts->nb_arm_n; i++)
+		for (shape = 1; shape >= 0; shape--)
+			if (arm_run_one(ctx, ops, ctx->opts->arm_n[i], shape) < 0)
+				return -1;
+	return 0;
+}
+
+static void
+arm_report(struct bench_ctx *ctx)
+{
+	bench_report_table(ctx, "arm", "ns per timer (median)");
+	printf("\n");
+	bench_report_table(ctx, "memory", "bytes per timer (median)");
+}
+
+/* ---- expiry throughput, with a fast or a slow consumer ---- */
+
+struct expiry_result {
+	uint64_t delivered;
+	uint64_t first, last;	/* TSC of first and last event. */
+	uint64_t dup;
+	double *bins;		/* Events per 10 ms, from window start. */
+	unsigned int nb_bins;
+};
+
+/*
+ * Arm n timers due uniformly over window_ms after a lead time, then
+ * consume (spinning slow_ns per event) until all arrived or limit_s.
+ */
+static int
+expiry_core(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+	    uint64_t n, uint64_t window_ms, unsigned int slow_ns,
+	    double limit_s, struct expiry_result *res,
+	    struct rte_event_timer_adapter_stats *st)
+{
+	struct rte_event_timer_adapter_conf conf = bench_conf(ctx, n + 4096);
+	const uint64_t hz = ctx->hz;
+	/* Long enough to arm everything first, even at 4 us per arm. */
+	const uint64_t lead_ns = 1000000000ULL + n * 4000ULL;
+	uint64_t i, start, wstart, limit, slow_cyc = slow_ns * hz / 1000000000ULL;
+	struct rte_event_timer *t, **p;
+	uint8_t *seen;
+	struct rte_event ev[64];
+	void *h;
+	int ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	t = bench_timers_alloc(n, ctx->queue_id);
+	p = malloc(n * sizeof(*p));
+	seen = calloc(n, 1);
+	res->nb_bins = (unsigned int)(limit_s * 100) + window_ms / 10 + 2;
+	res->bins = calloc(res->nb_bins, sizeof(double));
+	if (t == NULL || p == NULL || seen == NULL || res->bins == NULL)
+		goto out;
+	if (bench_adapter_begin(ctx, ops, &conf, t, n, &h) < 0)
+		goto out;
+	start = rte_get_timer_cycles();
+	for (i = 0; i < n; i++) {
+		p[i] = &t[i];
+		t[i].timeout_ticks = (lead_ns + bench_rand() %
+				      (window_ms * 1000000ULL)) / TICK_NS;
+	}
+	for (i = 0; i < n; i += 32) {
+		uint16_t k = RTE_MIN((uint64_t)32, n - i);
+
+		if (ops->arm(h, &p[i], k) != k) {
+			printf("%s: arm failed: %s\n", ops->name,
+			       rte_strerror(rte_errno));
+			goto end;
+		}
+	}
+	if (rte_get_timer_cycles() - start > lead_ns * hz / 1000000000ULL)
+		printf("%s: warning: arming took longer than the lead time\n",
+		       ops->name);
+	wstart = start + lead_ns * hz / 1000000000ULL;
+	limit = wstart + (uint64_t)((window_ms / 1e3 + limit_s) * hz);
+	while (res->delivered < n && rte_get_timer_cycles() < limit) {
+		uint16_t k = rte_event_dequeue_burst(ctx->dev_id,
+				ctx->consumer_port[0], ev, RTE_DIM(ev), 0);
+		uint64_t now = rte_get_timer_cycles();
+
+		for (uint16_t j = 0; j < k; j++) {
+			struct rte_event_timer *x = ev[j].event_ptr;
+			uint64_t idx = x - t;
+
+			if (idx < n && seen[idx]++ != 0)
+				res->dup++;
+			if (slow_cyc != 0) {
+				uint64_t until = rte_get_timer_cycles() + slow_cyc;
+
+				while (rte_get_timer_cycles() < until)
+					rte_pause();
+			}
+		}
+		if (k != 0) {
+			uint64_t bin = now > wstart ?
+				(now - wstart) * 100 / hz : 0;
+
+			if (res->first == 0)
+				res->first = now;
+			res->last = now;
+			res->delivered += k;
+			if (bin < res->nb_bins)
+				res->bins[bin] += k;
+		}
+	}
+	ops->stats(h, st);
+	ret = 0;
+end:
+	/* Whatever did not arrive must not leak into the next run. */
+	if (res->delivered < n)
+		for (i = 0; i < n; i++)
+			if (t[i].state == RTE_EVENT_TIMER_ARMED)
+				ops->cancel(h, &p[i], 1);
+	bench_adapter_end(ctx, ops, h);
+out:
+	free(p);
+	free(seen);
+	rte_free(t);
+	return ret;
+}
+
+static int
+expiry_run(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+	   unsigned int rep)
+{
+	const uint64_t n = ctx->opts->expiry_timers;
+	struct rte_event_timer_adapter_stats st;
+	struct expiry_result r;
+	double secs;
+
+	RTE_SET_USED(rep);
+	if (expiry_core(ctx, ops, n, ctx->opts->expiry_window_ms, 0,
+			ctx->opts->quick ? 5.0 : 20.0, &r, &st) < 0)
+		return -1;
+	secs = r.last > r.first ? (double)(r.last - r.first) / ctx->hz : 0;
+	bench_result_add("expiry", ops->name, "delivered_frac",
+			 (double)r.delivered / n);
+	bench_result_add("expiry", ops->name, "rate_Mev_s",
+			 secs > 0 ? r.delivered / secs / 1e6 : 0);
+	bench_result_add("expiry", ops->name, "duplicates", r.dup);
+	bench_result_add("expiry", ops->name, "retries", st.evtim_retry_count);
+	free(r.bins);
+	return 0;
+}
+
+static void
+expiry_report(struct bench_ctx *ctx)
+{
+	printf("%" PRIu64 " timers due over %" PRIu64 " ms, fast consumer\n",
+	       ctx->opts->expiry_timers, ctx->opts->expiry_window_ms);
+	bench_report_table(ctx, "expiry", "figure (median)");
+}
+
+static int
+backpressure_run(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+		 unsigned int rep)
+{
+	const uint64_t n = ctx->opts->quick ? 50000 : 200000;
+	const unsigned int slow = ctx->opts->slow_consumer_ns;
+	const double limit = n * slow / 1e9 * 1.5 + 3.0;
+	struct rte_event_timer_adapter_stats st;
+	struct expiry_result r;
+	double secs;
+
+	if (expiry_core(ctx, ops, n, 50, slow, limit, &r, &st) < 0)
+		return -1;
+	secs = r.last > r.first ? (double)(r.last - r.first) / ctx->hz : 0;
+	bench_result_add("backpressure", ops->name, "delivered_frac",
+			 (double)r.delivered / n);
+	bench_result_add("backpressure", ops->name, "rate_Mev_s",
+			 secs > 0 ? r.delivered / secs / 1e6 : 0);
+	bench_result_add("backpressure", ops->name, "consumer_cap_Mev_s",
+			 1e3 / slow);
+	bench_result_add("backpressure", ops->name, "lost", n - r.delivered);
+	bench_result_add("backpressure", ops->name, "duplicates", r.dup);
+	bench_result_add("backpressure", ops->name, "retries",
+			 st.evtim_retry_count);
+	bench_result_add("backpressure", ops->name, "drops",
+			 st.evtim_drop_count + st.ev_inv_count);
+	if (rep == 0)
+		bench_result_series("backpressure", ops->name,
+				    "events_per_10ms", r.bins, r.nb_bins);
+	free(r.bins);
+	return 0;
+}
+
+static void
+backpressure_report(struct bench_ctx *ctx)
+{
+	printf("timers due over 50 ms, consumer limited to %.2f Mev/s\n",
+	       1e3 / ctx->opts->slow_consumer_ns);
+	bench_report_table(ctx, "backpressure", "figure (median)");
+}
+
+/* ---- lateness at a steady expiry rate (20K timers/s) ---- */
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+lateness_run(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+	     unsigned int rep)
+{
+	const uint64_t n = ctx->opts->lateness_timers, hz = ctx->hz;
+	const uint64_t span_ns = n * 50000ULL; /* 20K per second. */
+	struct rte_event_timer_adapter_conf conf = bench_conf(ctx, n + 4096);
+	struct rte_event_timer *t, **p;
+	uint64_t *deadline, i, got = 0, limit;
+	double *late;
+	struct rte_event ev[64];
+	void *h;
+	int ret = -1;
+
+	t = bench_timers_alloc(n, ctx->queue_id);
+	p = malloc(n * sizeof(*p));
+	deadline = malloc(n * sizeof(*deadline));
+	late = malloc(n * sizeof(*late));
+	if (t == NULL || p == NULL || deadline == NULL || late == NULL)
+		goto out;
+	if (bench_adapter_begin(ctx, ops, &conf, t, n, &h) < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		uint64_t ns = 500000000ULL + bench_rand() % span_ns;
+
+		p[i] = &t[i];
+		t[i].timeout_ticks = ns / TICK_NS;
+		/* Deadline as the adapter sees it, read just before arming. */
+		deadline[i] = rte_get_timer_cycles() +
+			(t[i].timeout_ticks * TICK_NS) * (hz / 1000000) / 1000;
+		if (ops->arm(h, &p[i], 1) != 1)
+			goto end;
+	}
+	limit = rte_get_timer_cycles() + (span_ns / 1000000000ULL + 5) * hz;
+	while (got < n && rte_get_timer_cycles() < limit) {
+		uint16_t k = rte_event_dequeue_burst(ctx->dev_id,
+				ctx->consumer_port[0], ev, RTE_DIM(ev), 0);
+		uint64_t now = rte_get_timer_cycles();
+
+		for (uint16_t j = 0; j < k; j++) {
+			uint64_t idx = (struct rte_event_timer *)
+				ev[j].event_ptr - t;
+
+			late[got++] = ((double)now - (double)deadline[idx]) *
+				1e9 / hz;
+		}
+	}
+	if (got < n)
+		printf("%s: only %" PRIu64 " of %" PRIu64 " events\n",
+		       ops->name, got, n);
+	if (got > 0) {
+		double q[1001];
+
+		qsort(late, got, sizeof(*late), cmp_double);
+		bench_result_add("lateness", ops->name, "p50_us",
+				 late[got / 2] / 1e3);
+		bench_result_add("lateness", ops->name, "p99_us",
+				 late[got * 99 / 100] / 1e3);
+		bench_result_add("lateness", ops->name, "p99.9_us",
+				 late[got * 999 / 1000] / 1e3);
+		bench_result_add("lateness", ops->name, "max_us",
+				 late[got - 1] / 1e3);
+		bench_result_add("lateness", ops->name, "min_us", late[0] / 1e3);
+		bench_result_add("lateness", ops->name, "delivered_frac",
+				 (double)got / n);
+		if (rep == 0) {
+			for (i = 0; i <= 1000; i++)
+				q[i] = late[RTE_MIN(got - 1, got * i / 1000)] / 1e3;
+			bench_result_series("lateness", ops->name,
+					    "quantiles_us_0_to_1000", q, 1001);
+		}
+	}
+	ret = 0;
+end:
+	for (i = 0; i < n; i++)
+		if (t[i].state == RTE_EVENT_TIMER_ARMED)
+			ops->cancel(h, &p[i], 1);
+	bench_adapter_end(ctx, ops, h);
+out:
+	free(p);
+	free(deadline);
+	free(late);
+	rte_free(t);
+	return ret;
+}
+
+static void
+lateness_report(struct bench_ctx *ctx)
+{
+	printf("%" PRIu64 " timers, 20K expiries/s, tick 10 us: dequeue time - "
+	       "deadline\n", ctx->opts->lateness_timers);
+	bench_report_table(ctx, "lateness", "microseconds (median of reps)");
+}
+
+/* ---- DPDK 19.08's test: producers arm at full speed, workers consume ---- */
+
+struct pc_shared {
+	struct bench_ctx *ctx;
+	const struct bench_adapter_ops *ops;
+	void *h;
+	struct rte_event_timer *t;
+	uint64_t n;
+	int burst;
+	uint64_t received;		/* Atomic. */
+	uint64_t arm_cycles[BENCH_MAX_LCORES];
+	uint64_t armed[BENCH_MAX_LCORES];
+	uint64_t deadline;
+};
+
+static int
+pc_worker(void *arg)
+{
+	struct pc_shared *sh = arg;
+	unsigned int w, nw = sh->ctx->nb_workers;
+	uint64_t i, lo, hi, cyc = 0;
+	struct rte_event_timer *p[32];
+	struct rte_event ev[64];
+
+	for (w = 0; w < nw; w++)
+		if (sh->ctx->worker_lcores[w] == rte_lcore_id())
+			break;
+	lo = sh->n * w / nw;
+	hi = sh->n * (w + 1) / nw;
+	/* 10 ms timers (1000 ticks), as test-eventdev's default expiry. */
+	for (i = lo; ; ) {
+		uint16_t k, d;
+
+		if (i < hi) {
+			uint64_t t0;
+
+			k = sh->burst ? RTE_MIN((uint64_t)32, hi - i) : 1;
+			for (d = 0; d < k; d++)
+				p[d] = &sh->t[i + d];
+			t0 = rte_rdtsc();
+			d = sh->burst ? sh->ops->arm_tmo(sh->h, p, 1000, k) :
+				sh->ops->arm(sh->h, p, k);
+			cyc += rte_rdtsc() - t0;
+			i += d;
+		}
+		k = rte_event_dequeue_burst(sh->ctx->dev_id,
+				sh->ctx->consumer_port[w], ev, RTE_DIM(ev), 0);
+		if (k != 0)
+			__atomic_fetch_add(&sh->received, k, __ATOMIC_RELAXED);
+		if (__atomic_load_n(&sh->received, __ATOMIC_RELAXED) >= sh->n ||
+		    rte_get_timer_cycles() > sh->deadline)
+			break;
+	}
+	sh->arm_cycles[w] = cyc;
+	sh->armed[w] = i - lo;
+	return 0;
+}
+
+static int
+pc_run(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+       unsigned int rep)
+{
+	const uint64_t n = ctx->opts->pc_timers;
+	struct rte_event_timer_adapter_conf conf = bench_conf(ctx, n + 4096);
+	struct pc_shared sh;
+	unsigned int w;
+	int burst;
+
+	RTE_SET_USED(rep);
+	for (burst = 0; burst <= 1; burst++) {
+		uint64_t t0, t1, armed = 0, cyc = 0;
+		char key[48];
+
+		memset(&sh, 0, sizeof(sh));
+		sh.ctx = ctx;
+		sh.ops = ops;
+		sh.n = n;
+		sh.burst = burst;
+		sh.t = bench_timers_alloc(n, ctx->queue_id);
+		if (sh.t == NULL)
+			return -1;
+		for (uint64_t i = 0; i < n; i++)
+			sh.t[i].timeout_ticks = 1000;
+		if (bench_adapter_begin(ctx, ops, &conf, sh.t, n, &sh.h) < 0) {
+			rte_free(sh.t);
+			return -1;
+		}
+		t0 = rte_get_timer_cycles();
+		sh.deadline = t0 + 60 * ctx->hz;
+		for (w = 1; w < ctx->nb_workers; w++)
+			rte_eal_remote_launch(pc_worker, &sh,
+					      ctx->worker_lcores[w]);
+		pc_worker(&sh);
+		rte_eal_mp_wait_lcore();
+		t1 = rte_get_timer_cycles();
+		for (w = 0; w < ctx->nb_workers; w++) {
+			armed += sh.armed[w];
+			cyc += sh.arm_cycles[w];
+		}
+		snprintf(key, sizeof(key), "%s_Mev_s",
+			 burst ? "burst" : "nonburst");
+		bench_result_add("prodcons", ops->name, key,
+				 sh.received / ((double)(t1 - t0) / ctx->hz) / 1e6);
+		snprintf(key, sizeof(key), "%s_arm_ns",
+			 burst ? "burst" : "nonburst");
+		bench_result_add("prodcons", ops->name, key,
+				 armed ? bench_cyc_to_ns(ctx, (double)cyc / armed) : 0);
+		snprintf(key, sizeof(key), "%s_delivered_frac",
+			 burst ? "burst" : "nonburst");
+		bench_result_add("prodcons", ops->name, key,
+				 (double)sh.received / n);
+		for (uint64_t i = 0; i < n; i++)
+			if (sh.t[i].state == RTE_EVENT_TIMER_ARMED) {
+				struct rte_event_timer *x = &sh.t[i];
+
+				ops->cancel(sh.h, &x, 1);
+			}
+		bench_adapter_end(ctx, ops, sh.h);
+		rte_free(sh.t);
+	}
+	return 0;
+}
+
+static void
+pc_report(struct bench_ctx *ctx)
+{
+	printf("%" PRIu64 " timers of 10 ms armed at full speed by %u lcore(s) "
+	       "that also consume the events\n", ctx->opts->pc_timers,
+	       ctx->nb_workers);
+	bench_report_table(ctx, "prodcons", "figure (median)");
+}
+
+const struct bench_test bench_tests[] = {
+	{ "arm", "arm/cancel cost per timer with N outstanding; memory",
+	  arm_run, arm_report },
+	{ "expiry", "expiry throughput to a fast consumer", expiry_run,
+	  expiry_report },
+	{ "backpressure", "expiry delivered to a slow consumer",
+	  backpressure_run, backpressure_report },
+	{ "lateness", "expiry lateness at 20K timers/s", lateness_run,
+	  lateness_report },
+	{ "prodcons", "DPDK 19.08's producer/consumer throughput test",
+	  pc_run, pc_report },
+};
+
+const unsigned int bench_nb_tests = RTE_DIM(bench_tests);
