@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+#
+# Idempotent set-up on Debian 12 (as root): install what is missing,
+# reserve 2 MB hugepages when possible, configure and build into $BUILD_DIR
+# (default: build). Extra meson options may be given in $MESON_ARGS.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+PKGS="dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config libpcap-dev gcc python3 coreutils procps"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "setup: missing packages:$missing (run as root to install them)" >&2
+		exit 1
+	fi
+	echo "setup: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# Hugepages: secondary processes need them; everything else also runs
+# without (--no-huge). Failure here is not fatal.
+if [ "$(id -u)" = 0 ]; then
+	hp=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+	if [ -w "$hp" ] && [ "$(cat $hp)" -lt 256 ]; then
+		echo 256 > "$hp" 2>/dev/null || true
+	fi
+	if ! grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts; then
+		mkdir -p /dev/hugepages
+		mount -t hugetlbfs nodev /dev/hugepages 2>/dev/null || true
+	fi
+fi
+
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+	# shellcheck disable=SC2086
+	meson setup "$BUILD_DIR" ${MESON_ARGS:-} >/dev/null
+fi
+ninja -C "$BUILD_DIR" >/dev/null
+echo "setup: built in $BUILD_DIR"
