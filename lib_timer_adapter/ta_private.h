@@ -48,9 +48,14 @@ extern int ta_svc_logtype;
 #define TA_NODES_PER_CHUNK 512
 #define TA_BUCKETS_PER_CHUNK 128
 
-/* Service: events buffered before an enqueue, enqueue burst, work bound. */
+/*
+ * Service: events buffered before an enqueue, enqueue burst, work bound.
+ * event_sw takes a burst only when the port holds credits for all of it,
+ * and tops a port up by credit_quanta (32 by default) per attempt: larger
+ * bursts fail every other attempt.
+ */
 #define TA_EVBUF_SIZE 256
-#define TA_ENQ_BURST 64
+#define TA_ENQ_BURST 32
 #define TA_SVC_BUDGET 1024
 
 /* Low bit of ta_node::evtim: the service is firing a periodic timer. */
