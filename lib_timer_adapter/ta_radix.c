@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#include <string.h>
+
+#include "ta_radix.h"
+
+static inline unsigned int
+rx_idx(uint64_t key, unsigned int level)
+{
+	return (key >> (TA_RX_BITS * level)) & (TA_RX_FANOUT - 1);
+}
+
+/* Whether a tree of this many levels reaches key. */
+static inline int
+rx_reaches(unsigned int levels, uint64_t key)
+{
+	unsigned int bits = TA_RX_BITS * levels;
+
+	return bits >= 64 || (key >> bits) == 0;
+}
+
+void
+ta_rx_init(struct ta_radix *rx, ta_rx_alloc_t alloc, ta_rx_free_t free,
+	   void *arg)
+{
+	memset(rx, 0, sizeof(*rx));
+	rx->alloc = alloc;
+	rx->free = free;
+	rx->arg = arg;
+}
+
+static struct ta_rx_node *
+rx_new(struct ta_radix *rx, uint8_t level)
+{
+	struct ta_rx_node *n = rx->alloc(rx->arg);
+
+	if (n == NULL)
+		return NULL;
+	memset(n, 0, sizeof(*n));
+	n->level = level;
+	rx->nb_nodes++;
+	return n;
+}
+
+static void
+rx_del(struct ta_radix *rx, struct ta_rx_node *n)
+{
+	rx->nb_nodes--;
+	rx->free(rx->arg, n);
+}
+
+struct ta_link **
+ta_rx_slot(struct ta_radix *rx, uint64_t key)
+{
+	struct ta_rx_node *fresh[2 * TA_RX_MAX_LEVELS];
+	unsigned int levels, nb_fresh = 0, need, lvl, i;
+	struct ta_rx_node *n;
+
+	/*
+	 * Count the nodes missing on the way to the key and allocate them
+	 * all first: a failure then leaves the tree exactly as it was.
+	 */
+	levels = rx->root == NULL ? 1 : rx->levels;
+	while (!rx_reaches(levels, key))
+		levels++;
+	if (rx->root == NULL) {
+		need = levels;
+	} else if (levels > rx->levels) {
+		/*
+		 * New levels on top; levels is minimal, so the key's digit at
+		 * the new top is not 0 and its path shares nothing below it.
+		 */
+		need = (levels - rx->levels) + (levels - 1);
+	} else {
+		need = 0;
+		n = rx->root;
+		for (lvl = levels - 1; lvl > 0; lvl--) {
+			n = n->slot[rx_idx(key, lvl)];
+			if (n == NULL) {
+				need = lvl;
+				break;
+			}
+		}
+	}
+	for (i = 0; i < need; i++) {
+		fresh[nb_fresh] = rx_new(rx, 0);
+		if (fresh[nb_fresh] == NULL) {
+			while (nb_fresh > 0)
+				rx_del(rx, fresh[--nb_fresh]);
+			return NULL;
+		}
+		nb_fresh++;
+	}
+	/* Grow at the top; the old root becomes child 0. */
+	if (rx->root == NULL) {
+		rx->root = fresh[--nb_fresh];
+		rx->root->level = levels - 1;
+		rx->levels = levels;
+	}
+	while (rx->levels < levels) {
+		struct ta_rx_node *top = fresh[--nb_fresh];
+
+		top->level = rx->levels;
+		top->slot[0] = rx->root;
+		top->bitmap = rx->root->bitmap != 0 ? 1 : 0;
+		rx->root = top;
+		rx->levels++;
+	}
+	n = rx->root;
+	for (lvl = rx->levels - 1; lvl > 0; lvl--) {
+		unsigned int idx = rx_idx(key, lvl);
+
+		if (n->slot[idx] == NULL) {
+			struct ta_rx_node *c = fresh[--nb_fresh];
+
+			c->level = lvl - 1;
+			n->slot[idx] = c;
+		}
+		n = n->slot[idx];
+	}
+	return (struct ta_link **)&n->slot[rx_idx(key, 0)];
+}
+
+/* Fill path[level] with the nodes on key's path; returns 0 if complete. */
+static int
+rx_path(const struct ta_radix *rx, uint64_t key,
+	struct ta_rx_node *path[TA_RX_MAX_LEVELS])
+{
+	struct ta_rx_node *n = rx->root;
+	int lvl;
+
+	if (n == NULL || !rx_reaches(rx->levels, key))
+		return -1;
+	for (lvl = rx->levels - 1; lvl >= 0; lvl--) {
+		path[lvl] = n;
+		if (lvl > 0) {
+			n = n->slot[rx_idx(key, lvl)];
+			if (n == NULL)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+void
+ta_rx_mark(struct ta_radix *rx, uint64_t key)
+{
+	struct ta_rx_node *path[TA_RX_MAX_LEVELS];
+	unsigned int lvl;
+
+	if (rx_path(rx, key, path) != 0)
+		return;
+	rx->nb_keys++;
+	for (lvl = 0; lvl < rx->levels; lvl++) {
+		uint64_t bit = 1ULL << rx_idx(key, lvl);
+
+		/* Above a node that was already non-empty, all is set. */
+		if (path[lvl]->bitmap & bit)
+			break;
+		path[lvl]->bitmap |= bit;
+		if (path[lvl]->bitmap != bit)
+			break;
+	}
+}
+
+struct ta_link **
+ta_rx_find(const struct ta_radix *rx, uint64_t key)
+{
+	struct ta_rx_node *path[TA_RX_MAX_LEVELS];
+
+	if (rx_path(rx, key, path) != 0)
+		return NULL;
+	return (struct ta_link **)&path[0]->slot[rx_idx(key, 0)];
+}
+
+void
+ta_rx_clear(struct ta_radix *rx, uint64_t key)
+{
+	struct ta_rx_node *path[TA_RX_MAX_LEVELS];
+	unsigned int lvl;
+
+	if (rx_path(rx, key, path) != 0)
+		return;
+	rx->nb_keys--;
+	for (lvl = 0; lvl < rx->levels; lvl++) {
+		struct ta_rx_node *n = path[lvl];
+
+		n->bitmap &= ~(1ULL << rx_idx(key, lvl));
+		if (n->bitmap != 0)
+			return;
+		/* n holds no key any more: unhook and free it. */
+		if (lvl + 1 < rx->levels)
+			path[lvl + 1]->slot[rx_idx(key, lvl + 1)] = NULL;
+		else
+			rx->root = NULL;
+		rx_del(rx, n);
+	}
+	rx->levels = 0;
+}
+
+static uint64_t
+rx_next_in(const struct ta_rx_node *n, unsigned int lvl, uint64_t base,
+	   uint64_t from)
+{
+	const unsigned int shift = TA_RX_BITS * lvl;
+	uint64_t f = from > base ? from : base;
+	uint64_t bm = n->bitmap & (~0ULL << rx_idx(f, lvl));
+
+	while (bm != 0) {
+		unsigned int i = __builtin_ctzll(bm);
+		uint64_t kbase = base | ((uint64_t)i << shift);
+		uint64_t r;
+
+		if (lvl == 0)
+			return kbase;
+		r = rx_next_in(n->slot[i], lvl - 1, kbase, f > kbase ? f : kbase);
+		if (r != UINT64_MAX)
+			return r;
+		bm &= bm - 1;
+	}
+	return UINT64_MAX;
+}
+
+uint64_t
+ta_rx_next(const struct ta_radix *rx, uint64_t from)
+{
+	if (rx->root == NULL || !rx_reaches(rx->levels, from))
+		return UINT64_MAX;
+	return rx_next_in(rx->root, rx->levels - 1, 0, from);
+}

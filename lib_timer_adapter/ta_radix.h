@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _TA_RADIX_H_
+#define _TA_RADIX_H_
+
+/**
+ * @file
+ * Radix index of expiry ticks: the ordered structure of one timer list.
+ *
+ * A 64-ary radix tree over the absolute tick number. Leaves hold, per tick,
+ * a pointer to the FIFO of timers that expire in that tick (a circular
+ * doubly linked list of struct ta_link); every node keeps a bitmap of its
+ * non-empty children, so that finding the next due tick is a few ctz per
+ * level. The tree grows a level at the top when a key beyond its reach
+ * arrives and frees nodes that become empty.
+ *
+ * Why not a comparison structure: with random deadlines almost every timer
+ * has a tick of its own, so a skiplist or tree over ticks is as deep as the
+ * number of timers, and every level of a search is a cache miss at a
+ * million timers. Here an insert walks a fixed path whose upper nodes are
+ * shared by all keys and stay cached: about one miss (the leaf) per insert,
+ * whatever the number of timers.
+ *
+ * The engine allocates through callbacks and locks nothing: the caller
+ * serialises access.
+ */
+
+#include <stdint.h>
+
+#define TA_RX_BITS 6
+#define TA_RX_FANOUT (1u << TA_RX_BITS)
+/* 11 levels of 6 bits cover every 64-bit key. */
+#define TA_RX_MAX_LEVELS 11
+
+/** Link of a timer in its tick's FIFO (or in a free list). */
+struct ta_link {
+	struct ta_link *next;
+	struct ta_link *prev;
+};
+
+/** A radix node; at level 0 slot[] holds FIFO heads, above it children. */
+struct ta_rx_node {
+	uint64_t bitmap;	/**< Bit i: slot[i] is non-empty. */
+	uint8_t level;		/**< 0 for leaves. */
+	uint8_t reserved[7];
+	void *slot[TA_RX_FANOUT];
+};
+
+typedef struct ta_rx_node *(*ta_rx_alloc_t)(void *arg);
+typedef void (*ta_rx_free_t)(void *arg, struct ta_rx_node *n);
+
+/** The index of one list. */
+struct ta_radix {
+	struct ta_rx_node *root;	/**< NULL while empty. */
+	uint8_t levels;			/**< Height of root + 1. */
+	uint64_t nb_keys;		/**< Non-empty ticks. */
+	uint64_t nb_nodes;		/**< Radix nodes in the tree. */
+	ta_rx_alloc_t alloc;
+	ta_rx_free_t free;
+	void *arg;
+};
+
+/** Initialise an empty index that allocates nodes through alloc/free. */
+void ta_rx_init(struct ta_radix *rx, ta_rx_alloc_t alloc, ta_rx_free_t free,
+		void *arg);
+
+/**
+ * Slot of a key, creating the path to it.
+ *
+ * @return
+ *   Address of the key's FIFO head pointer (NULL inside when the tick has
+ *   no timer yet), or NULL if a node could not be allocated. After storing
+ *   a first timer into an empty slot, call ta_rx_mark().
+ */
+struct ta_link **ta_rx_slot(struct ta_radix *rx, uint64_t key);
+
+/** Record that key's slot became non-empty (sets the bitmaps above it). */
+void ta_rx_mark(struct ta_radix *rx, uint64_t key);
+
+/** Slot of an existing key, or NULL if its path does not exist. */
+struct ta_link **ta_rx_find(const struct ta_radix *rx, uint64_t key);
+
+/**
+ * Record that key's slot became empty: clears the bitmaps and frees the
+ * nodes left without any key. The caller has stored NULL in the slot.
+ */
+void ta_rx_clear(struct ta_radix *rx, uint64_t key);
+
+/**
+ * Smallest non-empty key >= from.
+ *
+ * @return
+ *   The key, or UINT64_MAX if there is none.
+ */
+uint64_t ta_rx_next(const struct ta_radix *rx, uint64_t from);
+
+/** Append a timer link at the tail of the FIFO whose head is *head. */
+static inline void
+ta_fifo_append(struct ta_link **head, struct ta_link *l)
+{
+	struct ta_link *h = *head;
+
+	if (h == NULL) {
+		l->next = l;
+		l->prev = l;
+		*head = l;
+		return;
+	}
+	l->next = h;
+	l->prev = h->prev;
+	h->prev->next = l;
+	h->prev = l;
+}
+
+/**
+ * Unlink a timer link from the FIFO whose head is *head.
+ *
+ * @return
+ *   1 if the FIFO became empty (*head is then NULL), else 0.
+ */
+static inline int
+ta_fifo_unlink(struct ta_link **head, struct ta_link *l)
+{
+	if (l->next == l) {
+		*head = NULL;
+		return 1;
+	}
+	l->prev->next = l->next;
+	l->next->prev = l->prev;
+	if (*head == l)
+		*head = l->next;
+	return 0;
+}
+
+#endif /* _TA_RADIX_H_ */
