@@ -151,13 +151,10 @@ ta_arm_one(struct timer_adapter *adapter, struct ta_list *list,
 	return 0;
 }
 
-/*
- * Common arm loop; shared_tmo != 0 means every timer gets that timeout
- * (arm_tmo_tick_burst), converted once.
- */
+/* Common arm loop of both arm calls. */
 static inline uint16_t
 ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
-       uint16_t nb, uint64_t shared_tmo)
+       uint16_t nb)
 {
 	struct timer_adapter *adapter = (struct timer_adapter *)(uintptr_t)cadapter;
 	struct ta_qcache qc = { .queue = -1 };
@@ -184,8 +181,6 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 	for (i = 0; i < nb; i++) {
 		struct rte_event_timer *evtim = evtims[i];
 
-		if (shared_tmo != 0)
-			evtim->timeout_ticks = shared_tmo;
 		err = ta_arm_check(adapter, &qc, evtim, &tmo_ns);
 		if (unlikely(err != 0))
 			break;
@@ -216,7 +211,7 @@ uint16_t
 timer_adapter_arm_burst(const struct timer_adapter *adapter,
 			struct rte_event_timer **evtims, uint16_t nb_evtims)
 {
-	return ta_arm(adapter, evtims, nb_evtims, 0);
+	return ta_arm(adapter, evtims, nb_evtims);
 }
 
 uint16_t
@@ -226,13 +221,13 @@ timer_adapter_arm_tmo_tick_burst(const struct timer_adapter *adapter,
 {
 	uint16_t i;
 
-	/* A zero timeout still has to fail per timer, as in DPDK. */
-	if (unlikely(timeout_ticks == 0)) {
-		for (i = 0; i < nb_evtims; i++)
-			evtims[i]->timeout_ticks = 0;
-		return ta_arm(adapter, evtims, nb_evtims, 0);
-	}
-	return ta_arm(adapter, evtims, nb_evtims, timeout_ticks);
+	/*
+	 * Every element gets the timeout, also those after a failing one (as
+	 * DPDK does); the arm loop then converts it once for the whole burst.
+	 */
+	for (i = 0; i < nb_evtims; i++)
+		evtims[i]->timeout_ticks = timeout_ticks;
+	return ta_arm(adapter, evtims, nb_evtims);
 }
 
 /* Reason a cancel cannot proceed, from the timer's state. */

@@ -120,8 +120,12 @@ ta_collect(struct timer_adapter *adapter, uint64_t tick)
 }
 
 /*
- * Re-schedule a periodic timer that just fired, skipping periods that are
- * already over (each counted as a dropped firing).
+ * Re-schedule a periodic timer that just fired, one period after its
+ * previous deadline (no drift). Firings are rounded up to a tick and the
+ * service may run late, so the next deadline may already be behind us:
+ * that firing still happens, at the next tick. Only periods whose whole
+ * window passed while we were behind (the next deadline after them is in
+ * the past too) are skipped, each counted as a dropped firing.
  */
 static void
 ta_periodic_rearm(struct timer_adapter *adapter, struct ta_node *node,
@@ -135,14 +139,17 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_node *node,
 	period = ta_ns_to_cycles(evtim->timeout_ticks *
 				 adapter->conf.timer_tick_ns, adapter->hz);
 	next = evtim->impl_opaque[1] + period;
-	if (next <= now) {
-		uint64_t k = (now - next) / period + 1;
+	if (next + period <= now) {
+		uint64_t k = (now - next) / period;
 
 		next += k * period;
 		ta_counter_add(&svc->stats.evtim_drop_count, k);
 	}
 	q = rte_reciprocal_divide_u64(next, &adapter->tick_div);
 	key = q * adapter->cyc_per_tick < next ? q + 1 : q;
+	/* Keys at or before the last cut would never be cut again. */
+	if (key <= svc->last_tick)
+		key = svc->last_tick + 1;
 	evtim->impl_opaque[1] = next;
 
 	rte_spinlock_lock(&list->lock);

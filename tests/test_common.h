@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _TEST_COMMON_H_
+#define _TEST_COMMON_H_
+
+/*
+ * Event device and EAL helpers shared by the DPDK-based suites
+ * (adapter, differential, secondary).
+ *
+ * Every suite runs with the layout of tests/run_tests.sh:
+ *     --lcores='0@0,1@1,2@0' -s 0x2 --vdev=event_sw0 --no-pci
+ * lcore 0 is the main lcore (arms timers, dequeues events), lcore 1 the
+ * only service lcore (event_sw's scheduler and the adapters' services) and
+ * lcore 2 a worker that shares CPU 0 with main: whenever lcore 2 works, main
+ * sleeps instead of spinning (tc_wait_lcore()).
+ *
+ * The event device is event_sw with queue 0 ATOMIC and queue 1 PARALLEL;
+ * port 0 is linked to both and dequeued by the test; ports 1 and 2 are set up
+ * before the device starts and handed to adapters by tc_port_cb() (a port
+ * cannot be set up on a started device, so the callback returns a ready
+ * port instead of configuring one).
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_event_timer_adapter.h>
+#include <rte_eventdev.h>
+
+#define TC_QUEUE_ATOMIC 0	/**< Queue 0: RTE_SCHED_TYPE_ATOMIC. */
+#define TC_QUEUE_PARALLEL 1	/**< Queue 1: RTE_SCHED_TYPE_PARALLEL. */
+#define TC_NB_QUEUES 2
+#define TC_TEST_PORT 0		/**< Port dequeued by the tests. */
+#define TC_ADAPTER_PORT 1	/**< Port of our adapter. */
+#define TC_DPDK_PORT 2		/**< Port of DPDK's adapter (differential). */
+#define TC_NB_PORTS 3
+#define TC_EVENTS_LIMIT 4096	/**< event_sw's in-flight limit. */
+
+#define TC_MS 1000000ULL	/**< Nanoseconds per millisecond. */
+#define TC_SEC 1000000000ULL	/**< Nanoseconds per second. */
+
+/** Lcores and device ids every suite uses. */
+struct tc_env {
+	uint8_t evdev;		/**< event_sw0's device id. */
+	uint32_t svc_lcore;	/**< The service lcore (1). */
+	uint32_t worker_lcore;	/**< The worker lcore sharing CPU 0 (2). */
+	uint32_t sw_service_id;	/**< event_sw's scheduler service. */
+};
+
+extern struct tc_env tc_env;
+
+/**
+ * Initialise the EAL and check the lcore layout. argv after "--" may hold a
+ * case-name filter, returned in *filter (NULL when absent).
+ * Returns 0 or -1 (a message has been printed).
+ */
+int tc_eal_init(int argc, char **argv, const char **filter);
+
+/** Configure, link and start event_sw and its scheduler service. */
+int tc_eventdev_setup(void);
+
+/** Stop and close the event device, stop the service lcore. */
+void tc_eventdev_teardown(void);
+
+/**
+ * Port configuration callback for create_ext: conf_arg carries the
+ * (already set up) port id as an uintptr_t.
+ */
+int tc_port_cb(uint16_t id, uint8_t event_dev_id, uint8_t *event_port_id,
+	       void *conf_arg);
+
+/** A callback that fails with -(int)(uintptr_t)conf_arg. */
+int tc_port_cb_fail(uint16_t id, uint8_t event_dev_id,
+		    uint8_t *event_port_id, void *conf_arg);
+
+/** Map a service to the service lcore and let it run. Returns 0 or <0. */
+int tc_service_map(uint32_t service_id);
+
+/** Fill a timer with the standard template (event_ptr = the timer). */
+void tc_timer_init(struct rte_event_timer *t, uint8_t queue_id);
+
+/** rte_zmalloc an array of n timers initialised for queue 0. */
+struct rte_event_timer *tc_timers_alloc(unsigned int n);
+
+/** An array of n pointers to tims[0..n-1] (rte_malloc). */
+struct rte_event_timer **tc_timer_ptrs(struct rte_event_timer *tims,
+				       unsigned int n);
+
+/** Per-timer event counts for an array of timers. */
+struct tc_evcount {
+	struct rte_event_timer *base;	/**< First timer of the array. */
+	unsigned int n;			/**< Number of timers. */
+	uint32_t *count;		/**< Events per timer index. */
+	uint64_t *first_tsc;		/**< TSC of each timer's first event. */
+	uint64_t total;			/**< Events matched to a timer. */
+	uint64_t foreign;		/**< event_ptr outside the array. */
+	uint64_t bad_type;		/**< Events of another event_type. */
+};
+
+/** Allocate per-timer counters (with_tsc: also first-event times). */
+int tc_evcount_init(struct tc_evcount *c, struct rte_event_timer *base,
+		    unsigned int n, bool with_tsc);
+void tc_evcount_reset(struct tc_evcount *c);
+void tc_evcount_free(struct tc_evcount *c);
+
+/** Dequeue one burst (up to max events) into c; returns events seen. */
+unsigned int tc_dequeue(struct tc_evcount *c, unsigned int max);
+
+/**
+ * Dequeue until c->total + c->foreign >= expect and then nothing arrives for
+ * quiet_ms, or until max_ms passed. Returns the events seen in this call.
+ */
+uint64_t tc_collect(struct tc_evcount *c, uint64_t expect, uint32_t max_ms,
+		    uint32_t quiet_ms);
+
+/** Dequeue and drop events until none arrived for quiet_ms. */
+uint64_t tc_quiesce(uint32_t quiet_ms);
+
+/** Number of timers in c whose count is not exactly want[i] (or 1). */
+unsigned int tc_evcount_mismatch(const struct tc_evcount *c,
+				 const uint8_t *want, unsigned int *first_bad);
+
+/** Nanoseconds since an arbitrary epoch (the timer TSC). */
+uint64_t tc_now_ns(void);
+
+/** Convert TSC cycles to nanoseconds. */
+uint64_t tc_cyc_to_ns(uint64_t cycles);
+
+/** Sleep (never spin) for us microseconds. */
+void tc_sleep_us(unsigned int us);
+
+/**
+ * Wait for a launched lcore while sleeping (main shares its CPU with the
+ * worker lcore, so rte_eal_wait_lcore()'s spin would steal its time).
+ * Returns the lcore function's return value, or -ETIMEDOUT after max_ms.
+ */
+int tc_wait_lcore(unsigned int lcore, uint32_t max_ms);
+
+/** Short name of an errno value ("EINVAL"), or its number. */
+const char *tc_errno_name(int err);
+
+#endif /* _TEST_COMMON_H_ */
