@@ -160,11 +160,13 @@ ta_init_state(struct timer_adapter *adapter,
 		RTE_MAX(ta_ns_to_cycles(conf->timer_tick_ns, adapter->hz),
 			(uint64_t)1);
 	adapter->tick_div = rte_reciprocal_value_u64(adapter->cyc_per_tick);
+	adapter->credits = (int64_t)conf->nb_timers;
 	rte_spinlock_init(&adapter->used_lock);
 	rte_spinlock_init(&adapter->stats_lock);
+	adapter->svc.fifo.next = &adapter->svc.fifo;
+	adapter->svc.fifo.prev = &adapter->svc.fifo;
 	for (i = 0; i < TA_NB_LISTS; i++)
-		ta_list_init(&adapter->lists[i], i,
-			     0x9e3779b97f4a7c15ULL * (i + 1) + adapter->id);
+		ta_list_init(&adapter->lists[i], i);
 }
 
 struct timer_adapter *
@@ -445,8 +447,8 @@ timer_adapter_accounting_get(const struct timer_adapter *adapter,
 						   __ATOMIC_RELAXED);
 		acct->nodes += __atomic_load_n(&l->pool.nb_nodes,
 					       __ATOMIC_RELAXED);
-		acct->buckets += __atomic_load_n(&l->pool.nb_buckets,
-						 __ATOMIC_RELAXED);
+		acct->index_nodes += __atomic_load_n(&l->pool.nb_rnodes,
+						     __ATOMIC_RELAXED);
 		acct->mem_bytes += __atomic_load_n(&l->pool.mem_bytes,
 						   __ATOMIC_RELAXED);
 	}

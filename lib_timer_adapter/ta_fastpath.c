@@ -56,32 +56,6 @@ ta_sched_ok(const struct timer_adapter *adapter, struct ta_qcache *qc,
 	return qc->ok_any || qc->sched == ev->sched_type;
 }
 
-/* Reserve up to n nodes against nb_timers; returns how many were granted. */
-static inline uint16_t
-ta_reserve(struct timer_adapter *adapter, uint16_t n)
-{
-	const int64_t max = (int64_t)adapter->conf.nb_timers;
-	int64_t used = __atomic_load_n(&adapter->nodes_in_use,
-				       __ATOMIC_RELAXED);
-	int64_t grant;
-
-	do {
-		grant = RTE_MIN((int64_t)n, max - used);
-		if (grant <= 0)
-			return 0;
-	} while (!__atomic_compare_exchange_n(&adapter->nodes_in_use, &used,
-			used + grant, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	return (uint16_t)grant;
-}
-
-static inline void
-ta_unreserve(struct timer_adapter *adapter, uint64_t n)
-{
-	if (n != 0)
-		__atomic_fetch_sub(&adapter->nodes_in_use, (int64_t)n,
-				   __ATOMIC_RELAXED);
-}
-
 /*
  * Validate one timer; returns 0 or the rte_errno to report. On a timeout
  * error the timer's state is set as DPDK does.
@@ -129,20 +103,22 @@ static inline int
 ta_arm_one(struct timer_adapter *adapter, struct ta_list *list,
 	   struct rte_event_timer *evtim, uint64_t deadline)
 {
-	struct ta_bucket *b;
+	const uint64_t key = ta_deadline_key(adapter, deadline);
 	struct ta_node *node;
+	int ret;
 
 	node = ta_list_node_alloc(list);
 	if (unlikely(node == NULL))
 		return ENOSPC;
-	b = ta_list_bucket_get(list, ta_deadline_key(adapter, deadline));
-	if (unlikely(b == NULL)) {
+	node->key = key;
+	node->evtim = (uintptr_t)evtim;
+	ret = ta_rx_insert(&list->rx, key, &node->link);
+	if (unlikely(ret < 0)) {
 		ta_list_node_free(list, node);
 		return ENOSPC;
 	}
-	node->bucket = b;
-	node->evtim = (uintptr_t)evtim;
-	ta_bucket_append(b, &node->link);
+	if (ret == 1 && key < list->min_key)
+		__atomic_store_n(&list->min_key, key, __ATOMIC_RELEASE);
 	evtim->impl_opaque[0] = (uintptr_t)node;
 	evtim->impl_opaque[1] = deadline;
 	/* Publish the node before the state that lets cancel look at it. */
@@ -174,9 +150,9 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 	list = ta_my_list(adapter);
 	if (unlikely(!list->used))
 		ta_list_use(adapter, list);
-	granted = ta_reserve(adapter, nb);
 
 	rte_spinlock_lock(&list->lock);
+	granted = ta_credits_get(adapter, list, nb);
 	now = rte_get_timer_cycles();
 	for (i = 0; i < nb; i++) {
 		struct rte_event_timer *evtim = evtims[i];
@@ -197,11 +173,10 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 		if (unlikely(err != 0))
 			break;
 	}
+	list->credits -= i;
 	ta_counter_add(&list->armed, i);
 	rte_spinlock_unlock(&list->lock);
 
-	if (granted > i)
-		ta_unreserve(adapter, granted - i);
 	if (err != 0)
 		rte_errno = err;
 	return i;
@@ -246,14 +221,13 @@ ta_cancel_state_err(const struct rte_event_timer *evtim)
 
 /*
  * Cancel one armed timer whose list lock is held. Returns 0 or the
- * rte_errno to report; *freed is incremented when its node was freed.
+ * rte_errno to report.
  */
 static inline int
-ta_cancel_one(struct ta_list *list, struct rte_event_timer *evtim,
-	      struct ta_node *node, uint32_t *freed)
+ta_cancel_one(struct timer_adapter *adapter, struct ta_list *list,
+	      struct rte_event_timer *evtim, struct ta_node *node)
 {
 	uintptr_t expected = (uintptr_t)evtim;
-	struct ta_bucket *b;
 	int err;
 
 	if (!__atomic_compare_exchange_n(&node->evtim, &expected, 0, 0,
@@ -266,21 +240,17 @@ ta_cancel_one(struct ta_list *list, struct rte_event_timer *evtim,
 		err = ta_cancel_state_err(evtim);
 		return err != 0 ? err : EAGAIN;
 	}
-	b = node->bucket;
-	if (!b->detached) {
-		ta_link_unlink(&node->link);
-		if (ta_bucket_empty(b)) {
-			int was_first = ta_sl_first(&list->sl) == b;
-
-			ta_sl_remove(&list->sl, b);
-			ta_list_bucket_free(list, b);
-			if (was_first)
-				ta_list_update_min(list);
-		}
+	/*
+	 * A key the service has cut is in its FIFO: the node stays there and
+	 * the service frees it. Otherwise unlink it now.
+	 */
+	if (node->key > list->cut_tick) {
+		if (ta_rx_remove(&list->rx, node->key, &node->link) == 1 &&
+		    node->key == list->min_key)
+			ta_list_update_min(list);
 		ta_list_node_free(list, node);
-		(*freed)++;
+		ta_credits_put(adapter, list, 1);
 	}
-	/* else: the node sits in the expiry FIFO; the service frees it. */
 	ta_counter_add(&list->cancelled, 1);
 	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_CANCELED,
 			 __ATOMIC_RELEASE);
@@ -293,7 +263,6 @@ timer_adapter_cancel_burst(const struct timer_adapter *cadapter,
 {
 	struct timer_adapter *adapter = (struct timer_adapter *)(uintptr_t)cadapter;
 	struct ta_list *locked = NULL;
-	uint32_t freed = 0;
 	uint16_t i;
 	int err = 0;
 
@@ -320,13 +289,12 @@ timer_adapter_cancel_burst(const struct timer_adapter *cadapter,
 			rte_spinlock_lock(&list->lock);
 			locked = list;
 		}
-		err = ta_cancel_one(list, evtim, node, &freed);
+		err = ta_cancel_one(adapter, list, evtim, node);
 		if (unlikely(err != 0))
 			break;
 	}
 	if (locked != NULL)
 		rte_spinlock_unlock(&locked->lock);
-	ta_unreserve(adapter, freed);
 	if (err != 0)
 		rte_errno = err;
 	return i;

@@ -3,9 +3,9 @@
  */
 
 /*
- * Per-lcore timer lists: object pools and bucket lookup. Every function
- * here runs with the list's lock held, except ta_list_init/release (no
- * concurrent user) and ta_list_use (its own lock).
+ * Per-lcore timer lists: object pools and nb_timers credits. Every
+ * function here runs with the list's lock held, except ta_list_init and
+ * ta_list_release (no concurrent user) and ta_list_use (its own lock).
  */
 
 #include <string.h>
@@ -14,14 +14,65 @@
 
 #include "ta_private.h"
 
+/* Carve a heap chunk of nb objects of size bytes; returns the first one. */
+static void *
+ta_chunk_alloc(struct ta_list *list, size_t size, unsigned int nb)
+{
+	const size_t hdr = RTE_ALIGN_CEIL(sizeof(struct ta_chunk), 64);
+	struct ta_chunk *c;
+
+	c = rte_malloc("ta_chunk", hdr + size * nb, RTE_CACHE_LINE_SIZE);
+	if (c == NULL)
+		return NULL;
+	c->size = hdr + size * nb;
+	c->next = list->pool.chunks;
+	list->pool.chunks = c;
+	__atomic_store_n(&list->pool.mem_bytes, list->pool.mem_bytes + c->size,
+			 __ATOMIC_RELAXED);
+	return RTE_PTR_ADD(c, hdr);
+}
+
+/* Radix node allocator of a list's index (arg is the list). */
+struct ta_rx_node *
+ta_rx_node_alloc(void *arg)
+{
+	struct ta_list *list = arg;
+	struct ta_pool *pool = &list->pool;
+	struct ta_rx_node *n = pool->free_rnodes;
+	unsigned int i;
+
+	if (likely(n != NULL)) {
+		pool->free_rnodes = n->slot[0];
+		return n;
+	}
+	n = ta_chunk_alloc(list, sizeof(*n), TA_RNODES_PER_CHUNK);
+	if (n == NULL)
+		return NULL;
+	for (i = 1; i < TA_RNODES_PER_CHUNK; i++)
+		n[i].slot[0] = i + 1 < TA_RNODES_PER_CHUNK ? &n[i + 1] : NULL;
+	pool->free_rnodes = &n[1];
+	__atomic_store_n(&pool->nb_rnodes, pool->nb_rnodes + TA_RNODES_PER_CHUNK,
+			 __ATOMIC_RELAXED);
+	return &n[0];
+}
+
 void
-ta_list_init(struct ta_list *list, uint16_t index, uint64_t seed)
+ta_rx_node_free(void *arg, struct ta_rx_node *n)
+{
+	struct ta_list *list = arg;
+
+	n->slot[0] = list->pool.free_rnodes;
+	list->pool.free_rnodes = n;
+}
+
+void
+ta_list_init(struct ta_list *list, uint16_t index)
 {
 	memset(list, 0, sizeof(*list));
 	rte_spinlock_init(&list->lock);
 	list->index = index;
 	list->min_key = UINT64_MAX;
-	ta_sl_init(&list->sl, (struct ta_bucket *)list->head_mem, seed);
+	ta_rx_init(&list->rx, list);
 }
 
 void
@@ -37,23 +88,6 @@ ta_list_release(struct ta_list *list)
 	list->pool.chunks = NULL;
 }
 
-/* Carve a heap chunk of nb objects of size bytes; returns the first one. */
-static void *
-ta_chunk_alloc(struct ta_list *list, size_t size, unsigned int nb)
-{
-	size_t bytes = RTE_ALIGN_CEIL(sizeof(struct ta_chunk), 64) + size * nb;
-	struct ta_chunk *c;
-
-	c = rte_malloc("ta_chunk", bytes, RTE_CACHE_LINE_SIZE);
-	if (c == NULL)
-		return NULL;
-	c->size = bytes;
-	c->next = list->pool.chunks;
-	list->pool.chunks = c;
-	list->pool.mem_bytes += bytes;
-	return RTE_PTR_ADD(c, RTE_ALIGN_CEIL(sizeof(struct ta_chunk), 64));
-}
-
 struct ta_node *
 ta_list_node_alloc(struct ta_list *list)
 {
@@ -64,7 +98,7 @@ ta_list_node_alloc(struct ta_list *list)
 
 	if (likely(l != NULL)) {
 		pool->free_nodes = l->next;
-		return (struct ta_node *)l;
+		return container_of(l, struct ta_node, link);
 	}
 	nodes = ta_chunk_alloc(list, sizeof(*nodes), TA_NODES_PER_CHUNK);
 	if (nodes == NULL)
@@ -76,7 +110,8 @@ ta_list_node_alloc(struct ta_list *list)
 			&nodes[i + 1].link : NULL;
 	}
 	pool->free_nodes = &nodes[1].link;
-	pool->nb_nodes += TA_NODES_PER_CHUNK;
+	__atomic_store_n(&pool->nb_nodes, pool->nb_nodes + TA_NODES_PER_CHUNK,
+			 __ATOMIC_RELAXED);
 	nodes[0].owner = list->index;
 	return &nodes[0];
 }
@@ -89,77 +124,11 @@ ta_list_node_free(struct ta_list *list, struct ta_node *node)
 	list->pool.free_nodes = &node->link;
 }
 
-static struct ta_bucket *
-ta_list_bucket_alloc(struct ta_list *list, uint8_t height)
-{
-	struct ta_pool *pool = &list->pool;
-	struct ta_bucket *b = pool->free_buckets[height - 1];
-	const size_t size = TA_BUCKET_SIZE(height);
-	unsigned int i;
-	uint8_t *mem;
-
-	if (likely(b != NULL)) {
-		pool->free_buckets[height - 1] = b->lv[0].next;
-		return b;
-	}
-	mem = ta_chunk_alloc(list, size, TA_BUCKETS_PER_CHUNK);
-	if (mem == NULL)
-		return NULL;
-	for (i = 1; i < TA_BUCKETS_PER_CHUNK; i++) {
-		b = (struct ta_bucket *)(mem + i * size);
-		b->height = height;
-		b->lv[0].next = i + 1 < TA_BUCKETS_PER_CHUNK ?
-			(struct ta_bucket *)(mem + (i + 1) * size) : NULL;
-	}
-	pool->free_buckets[height - 1] = (struct ta_bucket *)(mem + size);
-	pool->nb_buckets += TA_BUCKETS_PER_CHUNK;
-	b = (struct ta_bucket *)mem;
-	b->height = height;
-	return b;
-}
-
-void
-ta_list_bucket_free(struct ta_list *list, struct ta_bucket *b)
-{
-	uint8_t h = b->height;
-
-	b->lv[0].next = list->pool.free_buckets[h - 1];
-	list->pool.free_buckets[h - 1] = b;
-}
-
 void
 ta_list_update_min(struct ta_list *list)
 {
-	const struct ta_bucket *first = ta_sl_first(&list->sl);
-
-	__atomic_store_n(&list->min_key,
-			 first != NULL ? first->key : UINT64_MAX,
+	__atomic_store_n(&list->min_key, ta_rx_next(&list->rx, 0),
 			 __ATOMIC_RELEASE);
-}
-
-struct ta_bucket *
-ta_list_bucket_get(struct ta_list *list, uint64_t key)
-{
-	struct ta_bucket *preds[TA_SL_MAX_HEIGHT];
-	struct ta_bucket *b;
-
-	b = ta_sl_find(&list->sl, key, preds);
-	if (b != NULL)
-		return b;
-	b = ta_list_bucket_alloc(list, ta_sl_random_height(&list->sl));
-	if (b == NULL) {
-		/* A short bucket is always correct, only slower to skip. */
-		b = ta_list_bucket_alloc(list, 1);
-		if (b == NULL)
-			return NULL;
-	}
-	b->key = key;
-	b->owner = list->index;
-	ta_bucket_init_timers(b);
-	ta_sl_insert(&list->sl, b, preds);
-	if (key < __atomic_load_n(&list->min_key, __ATOMIC_RELAXED))
-		__atomic_store_n(&list->min_key, key, __ATOMIC_RELEASE);
-	return b;
 }
 
 void
@@ -176,4 +145,40 @@ ta_list_use(struct timer_adapter *adapter, struct ta_list *list)
 		list->used = 1;
 	}
 	rte_spinlock_unlock(&adapter->used_lock);
+}
+
+uint16_t
+ta_credits_get(struct timer_adapter *adapter, struct ta_list *list,
+	       uint16_t n)
+{
+	if (unlikely(list->credits < n)) {
+		int64_t want = n - list->credits + TA_CREDIT_BATCH;
+		int64_t avail = __atomic_load_n(&adapter->credits,
+						__ATOMIC_RELAXED);
+		int64_t take;
+
+		do {
+			take = RTE_MIN(want, avail);
+			if (take <= 0)
+				break;
+		} while (!__atomic_compare_exchange_n(&adapter->credits,
+				&avail, avail - take, 0, __ATOMIC_RELAXED,
+				__ATOMIC_RELAXED));
+		if (take > 0)
+			list->credits += take;
+	}
+	return (uint16_t)RTE_MIN((int64_t)n, list->credits);
+}
+
+void
+ta_credits_put(struct timer_adapter *adapter, struct ta_list *list,
+	       uint64_t n)
+{
+	list->credits += n;
+	if (list->credits > 2 * TA_CREDIT_BATCH) {
+		int64_t give = list->credits - TA_CREDIT_BATCH;
+
+		list->credits -= give;
+		__atomic_fetch_add(&adapter->credits, give, __ATOMIC_RELAXED);
+	}
 }

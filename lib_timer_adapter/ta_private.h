@@ -6,7 +6,7 @@
 #define _TA_PRIVATE_H_
 
 /*
- * Internal state of the direct-skiplist timer adapter.
+ * Internal state of the direct-insertion timer adapter.
  *
  * One struct timer_adapter per adapter lives in a memzone named
  * "ta_data_<id>", so that secondary processes find it with lookup; every
@@ -24,7 +24,7 @@
 #include <rte_reciprocal.h>
 #include <rte_spinlock.h>
 
-#include "ta_skiplist.h"
+#include "ta_radix.h"
 #include "timer_adapter.h"
 
 extern int ta_logtype;
@@ -44,9 +44,16 @@ extern int ta_svc_logtype;
 /* Marks an allocated adapter; cleared before its memory is released. */
 #define TA_MAGIC 0x7461646170746572ULL
 
-/* Nodes and buckets are carved from heap chunks of this many objects. */
+/* Timer nodes and radix nodes are carved from heap chunks. */
 #define TA_NODES_PER_CHUNK 512
-#define TA_BUCKETS_PER_CHUNK 128
+#define TA_RNODES_PER_CHUNK 32
+
+/*
+ * nb_timers is enforced with credits: a list takes them from the adapter
+ * in batches and keeps at most two batches, so that arming and freeing
+ * seldom touch the shared counter.
+ */
+#define TA_CREDIT_BATCH 64
 
 /*
  * Service: events buffered before an enqueue, enqueue burst, work bound.
@@ -71,10 +78,10 @@ extern int ta_svc_logtype;
  * stored in a new node, so a stale compare-and-swap can never succeed.
  */
 struct ta_node {
-	struct ta_link link;		/* In its bucket, or in a free list. */
-	uintptr_t evtim;		/* Arbitration word, see above. */
-	struct ta_bucket *bucket;	/* Bucket holding the node. */
-	uint32_t owner;			/* Index of its list. */
+	struct ta_link link;	/* In its tick's FIFO, the expiry FIFO or free. */
+	uintptr_t evtim;	/* Arbitration word, see above. */
+	uint64_t key;		/* Expiry tick. */
+	uint32_t owner;		/* Index of its list. */
 	uint32_t reserved;
 };
 
@@ -86,11 +93,11 @@ struct ta_chunk {
 
 /* Free objects of one list, protected by the list's lock. */
 struct ta_pool {
-	struct ta_link *free_nodes;			/* Singly linked. */
-	struct ta_bucket *free_buckets[TA_SL_MAX_HEIGHT]; /* Per height. */
+	struct ta_link *free_nodes;		/* Singly linked. */
+	struct ta_rx_node *free_rnodes;		/* Linked via slot[0]. */
 	struct ta_chunk *chunks;
-	uint64_t nb_nodes;	/* Nodes carved from chunks. */
-	uint64_t nb_buckets;	/* Buckets carved from chunks. */
+	uint64_t nb_nodes;	/* Timer nodes carved from chunks. */
+	uint64_t nb_rnodes;	/* Radix nodes carved from chunks. */
 	uint64_t mem_bytes;	/* Bytes of all chunks. */
 };
 
@@ -104,23 +111,26 @@ struct ta_list {
 	uint16_t index;
 	uint8_t used;		/* Registered in the adapter's used table. */
 	/*
-	 * Smallest key in the skiplist, UINT64_MAX when empty: the service
-	 * reads it without the lock to skip lists with nothing due.
+	 * Every key <= cut_tick has been moved to the service's FIFO, every
+	 * key still in rx is greater (new keys are always in the future).
 	 */
-	uint64_t min_key;
-	struct ta_skiplist sl;
+	uint64_t cut_tick;
+	int64_t credits;	/* Share of nb_timers held by this list. */
+	struct ta_radix rx;
 	struct ta_pool pool;
 	uint64_t armed;		/* Accounting, written under the lock. */
 	uint64_t cancelled;
-	/* Memory of the head sentinel (a bucket of full height). */
-	uint8_t head_mem[TA_BUCKET_SIZE(TA_SL_MAX_HEIGHT)]
-		__rte_aligned(sizeof(void *));
+	/*
+	 * Smallest key in rx, UINT64_MAX when empty: the service reads it
+	 * without the lock, every tick, to skip lists with nothing due; on a
+	 * line of its own so that reading it does not steal the lock's line.
+	 */
+	uint64_t min_key __rte_cache_aligned;
 } __rte_cache_aligned;
 
-/* Per-list state of the service: nodes and buckets to give back. */
+/* Per-list state of the service: nodes to give back at the end of a call. */
 struct ta_svc_return {
 	struct ta_link *nodes;		/* Singly linked via next. */
-	struct ta_bucket *buckets;	/* Singly linked via lv[0].next. */
 	uint32_t nb_nodes;
 	uint8_t pending;		/* Listed in ta_service::touched. */
 };
@@ -129,10 +139,8 @@ struct ta_svc_return {
 struct ta_service {
 	uint64_t last_tick;
 	uint8_t ticked;			/* last_tick is valid. */
-	/* FIFO of detached buckets, chained through lv[0].next. */
-	struct ta_bucket *fifo_head;
-	struct ta_bucket *fifo_tail;
-	uint64_t fifo_buckets;
+	/* Expired timers not yet turned into events, in expiry order. */
+	struct ta_link fifo;
 	/* Events built but not yet accepted by the event device. */
 	struct rte_event evbuf[TA_EVBUF_SIZE];
 	uint16_t ev_head;
@@ -160,11 +168,10 @@ struct timer_adapter {
 	uint64_t cyc_per_tick;	/* Rounded; >= 1. */
 	struct rte_reciprocal_u64 tick_div; /* Divides by cyc_per_tick. */
 	/*
-	 * Written by every arm and cancel: kept off the read-mostly lines
-	 * above, which the service lcore reads on every call, or each arm
-	 * would pay a cross-core cache miss.
+	 * Credits not held by any list (atomic). Kept off the read-mostly
+	 * lines above, which the service lcore reads on every call.
 	 */
-	int64_t nodes_in_use __rte_cache_aligned; /* Atomic, <= nb_timers. */
+	int64_t credits __rte_cache_aligned;
 	/* Lists that were ever armed, for the service to walk. */
 	rte_spinlock_t used_lock __rte_cache_aligned;
 	uint32_t nb_used;	/* Atomic (release after used_idx[]). */
@@ -177,14 +184,16 @@ struct timer_adapter {
 };
 
 /* ta_list.c */
-void ta_list_init(struct ta_list *list, uint16_t index, uint64_t seed);
+void ta_list_init(struct ta_list *list, uint16_t index);
 void ta_list_release(struct ta_list *list);
 struct ta_node *ta_list_node_alloc(struct ta_list *list);
 void ta_list_node_free(struct ta_list *list, struct ta_node *node);
-struct ta_bucket *ta_list_bucket_get(struct ta_list *list, uint64_t key);
-void ta_list_bucket_free(struct ta_list *list, struct ta_bucket *b);
 void ta_list_update_min(struct ta_list *list);
 void ta_list_use(struct timer_adapter *adapter, struct ta_list *list);
+uint16_t ta_credits_get(struct timer_adapter *adapter, struct ta_list *list,
+			uint16_t n);
+void ta_credits_put(struct timer_adapter *adapter, struct ta_list *list,
+		    uint64_t n);
 
 /* ta_service.c */
 int32_t ta_service_func(void *arg);

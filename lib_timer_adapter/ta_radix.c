@@ -22,19 +22,16 @@ rx_reaches(unsigned int levels, uint64_t key)
 }
 
 void
-ta_rx_init(struct ta_radix *rx, ta_rx_alloc_t alloc, ta_rx_free_t free,
-	   void *arg)
+ta_rx_init(struct ta_radix *rx, void *arg)
 {
 	memset(rx, 0, sizeof(*rx));
-	rx->alloc = alloc;
-	rx->free = free;
 	rx->arg = arg;
 }
 
 static struct ta_rx_node *
 rx_new(struct ta_radix *rx, uint8_t level)
 {
-	struct ta_rx_node *n = rx->alloc(rx->arg);
+	struct ta_rx_node *n = ta_rx_node_alloc(rx->arg);
 
 	if (n == NULL)
 		return NULL;
@@ -48,11 +45,15 @@ static void
 rx_del(struct ta_radix *rx, struct ta_rx_node *n)
 {
 	rx->nb_nodes--;
-	rx->free(rx->arg, n);
+	ta_rx_node_free(rx->arg, n);
 }
 
-struct ta_link **
-ta_rx_slot(struct ta_radix *rx, uint64_t key)
+/*
+ * Slot of key, creating its path; path[level] receives the nodes on it.
+ */
+static struct ta_link **
+rx_slot_path(struct ta_radix *rx, uint64_t key,
+	     struct ta_rx_node *path[TA_RX_MAX_LEVELS])
 {
 	struct ta_rx_node *fresh[2 * TA_RX_MAX_LEVELS];
 	unsigned int levels, nb_fresh = 0, need, lvl, i;
@@ -112,6 +113,7 @@ ta_rx_slot(struct ta_radix *rx, uint64_t key)
 	for (lvl = rx->levels - 1; lvl > 0; lvl--) {
 		unsigned int idx = rx_idx(key, lvl);
 
+		path[lvl] = n;
 		if (n->slot[idx] == NULL) {
 			struct ta_rx_node *c = fresh[--nb_fresh];
 
@@ -120,7 +122,16 @@ ta_rx_slot(struct ta_radix *rx, uint64_t key)
 		}
 		n = n->slot[idx];
 	}
+	path[0] = n;
 	return (struct ta_link **)&n->slot[rx_idx(key, 0)];
+}
+
+struct ta_link **
+ta_rx_slot(struct ta_radix *rx, uint64_t key)
+{
+	struct ta_rx_node *path[TA_RX_MAX_LEVELS];
+
+	return rx_slot_path(rx, key, path);
 }
 
 /* Fill path[level] with the nodes on key's path; returns 0 if complete. */
@@ -144,25 +155,33 @@ rx_path(const struct ta_radix *rx, uint64_t key,
 	return 0;
 }
 
-void
-ta_rx_mark(struct ta_radix *rx, uint64_t key)
+/* Set key's bits up its path, stopping where they were already set. */
+static void
+rx_mark_path(struct ta_radix *rx, uint64_t key,
+	     struct ta_rx_node *const path[TA_RX_MAX_LEVELS])
 {
-	struct ta_rx_node *path[TA_RX_MAX_LEVELS];
 	unsigned int lvl;
 
-	if (rx_path(rx, key, path) != 0)
-		return;
 	rx->nb_keys++;
 	for (lvl = 0; lvl < rx->levels; lvl++) {
 		uint64_t bit = 1ULL << rx_idx(key, lvl);
 
-		/* Above a node that was already non-empty, all is set. */
 		if (path[lvl]->bitmap & bit)
 			break;
 		path[lvl]->bitmap |= bit;
+		/* Above a node that was already non-empty, all is set. */
 		if (path[lvl]->bitmap != bit)
 			break;
 	}
+}
+
+void
+ta_rx_mark(struct ta_radix *rx, uint64_t key)
+{
+	struct ta_rx_node *path[TA_RX_MAX_LEVELS];
+
+	if (rx_path(rx, key, path) == 0)
+		rx_mark_path(rx, key, path);
 }
 
 struct ta_link **
@@ -175,14 +194,13 @@ ta_rx_find(const struct ta_radix *rx, uint64_t key)
 	return (struct ta_link **)&path[0]->slot[rx_idx(key, 0)];
 }
 
-void
-ta_rx_clear(struct ta_radix *rx, uint64_t key)
+/* Clear key's bits up its path and free the nodes left empty. */
+static void
+rx_clear_path(struct ta_radix *rx, uint64_t key,
+	      struct ta_rx_node *const path[TA_RX_MAX_LEVELS])
 {
-	struct ta_rx_node *path[TA_RX_MAX_LEVELS];
 	unsigned int lvl;
 
-	if (rx_path(rx, key, path) != 0)
-		return;
 	rx->nb_keys--;
 	for (lvl = 0; lvl < rx->levels; lvl++) {
 		struct ta_rx_node *n = path[lvl];
@@ -198,6 +216,64 @@ ta_rx_clear(struct ta_radix *rx, uint64_t key)
 		rx_del(rx, n);
 	}
 	rx->levels = 0;
+}
+
+void
+ta_rx_clear(struct ta_radix *rx, uint64_t key)
+{
+	struct ta_rx_node *path[TA_RX_MAX_LEVELS];
+
+	if (rx_path(rx, key, path) == 0)
+		rx_clear_path(rx, key, path);
+}
+
+int
+ta_rx_insert(struct ta_radix *rx, uint64_t key, struct ta_link *l)
+{
+	struct ta_rx_node *path[TA_RX_MAX_LEVELS];
+	struct ta_link **slot = rx_slot_path(rx, key, path);
+
+	if (slot == NULL)
+		return -1;
+	if (*slot != NULL) {
+		ta_fifo_append(slot, l);
+		return 0;
+	}
+	ta_fifo_append(slot, l);
+	rx_mark_path(rx, key, path);
+	return 1;
+}
+
+int
+ta_rx_remove(struct ta_radix *rx, uint64_t key, struct ta_link *l)
+{
+	struct ta_rx_node *path[TA_RX_MAX_LEVELS];
+	struct ta_link **slot;
+
+	if (rx_path(rx, key, path) != 0)
+		return -1;
+	slot = (struct ta_link **)&path[0]->slot[rx_idx(key, 0)];
+	if (!ta_fifo_unlink(slot, l))
+		return 0;
+	rx_clear_path(rx, key, path);
+	return 1;
+}
+
+struct ta_link *
+ta_rx_take(struct ta_radix *rx, uint64_t key)
+{
+	struct ta_rx_node *path[TA_RX_MAX_LEVELS];
+	struct ta_link **slot, *head;
+
+	if (rx_path(rx, key, path) != 0)
+		return NULL;
+	slot = (struct ta_link **)&path[0]->slot[rx_idx(key, 0)];
+	head = *slot;
+	if (head == NULL)
+		return NULL;
+	*slot = NULL;
+	rx_clear_path(rx, key, path);
+	return head;
 }
 
 static uint64_t

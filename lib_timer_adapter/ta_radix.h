@@ -23,8 +23,10 @@
  * shared by all keys and stay cached: about one miss (the leaf) per insert,
  * whatever the number of timers.
  *
- * The engine allocates through callbacks and locks nothing: the caller
- * serialises access.
+ * The engine locks nothing (the caller serialises access) and allocates
+ * through ta_rx_node_alloc()/ta_rx_node_free(), which its user defines:
+ * link-time functions rather than pointers, because the index lives in
+ * shared memory and function addresses differ between processes.
  */
 
 #include <stdint.h>
@@ -48,8 +50,10 @@ struct ta_rx_node {
 	void *slot[TA_RX_FANOUT];
 };
 
-typedef struct ta_rx_node *(*ta_rx_alloc_t)(void *arg);
-typedef void (*ta_rx_free_t)(void *arg, struct ta_rx_node *n);
+/** Allocate a node (contents undefined) for the index owned by arg. */
+struct ta_rx_node *ta_rx_node_alloc(void *arg);
+/** Give back a node of the index owned by arg. */
+void ta_rx_node_free(void *arg, struct ta_rx_node *n);
 
 /** The index of one list. */
 struct ta_radix {
@@ -57,14 +61,11 @@ struct ta_radix {
 	uint8_t levels;			/**< Height of root + 1. */
 	uint64_t nb_keys;		/**< Non-empty ticks. */
 	uint64_t nb_nodes;		/**< Radix nodes in the tree. */
-	ta_rx_alloc_t alloc;
-	ta_rx_free_t free;
-	void *arg;
+	void *arg;			/**< Passed to the allocator. */
 };
 
-/** Initialise an empty index that allocates nodes through alloc/free. */
-void ta_rx_init(struct ta_radix *rx, ta_rx_alloc_t alloc, ta_rx_free_t free,
-		void *arg);
+/** Initialise an empty index; arg is passed to the node allocator. */
+void ta_rx_init(struct ta_radix *rx, void *arg);
 
 /**
  * Slot of a key, creating the path to it.
@@ -87,6 +88,31 @@ struct ta_link **ta_rx_find(const struct ta_radix *rx, uint64_t key);
  * nodes left without any key. The caller has stored NULL in the slot.
  */
 void ta_rx_clear(struct ta_radix *rx, uint64_t key);
+
+/**
+ * Append a timer link to key's FIFO, creating the key if needed.
+ *
+ * @return
+ *   1 if the key is new, 0 if it already had timers, -1 if a node could
+ *   not be allocated (nothing changed then).
+ */
+int ta_rx_insert(struct ta_radix *rx, uint64_t key, struct ta_link *l);
+
+/**
+ * Unlink a timer link from key's FIFO, deleting the key if it empties.
+ *
+ * @return
+ *   1 if the key was deleted, 0 if timers remain, -1 if there is no key.
+ */
+int ta_rx_remove(struct ta_radix *rx, uint64_t key, struct ta_link *l);
+
+/**
+ * Delete a key and hand over its whole FIFO.
+ *
+ * @return
+ *   The FIFO's head (a circular list), or NULL if there is no such key.
+ */
+struct ta_link *ta_rx_take(struct ta_radix *rx, uint64_t key);
 
 /**
  * Smallest non-empty key >= from.

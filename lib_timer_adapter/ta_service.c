@@ -6,15 +6,15 @@
  * The adapter's service: detach what is due, build events, enqueue them.
  *
  * Each call reads the clock once. When the tick advanced, every list whose
- * smallest key is due is cut under its lock (O(height)) and the detached
- * buckets join one FIFO. Then, without any list lock, timers are taken
- * from the FIFO's front, settled against cancel by one compare-and-swap on
- * their node, and their events built into a buffer that is enqueued in
- * bursts; this repeats while the event device accepts events, for at most
- * TA_SVC_BUDGET timers. What the device refuses stays in the buffer and in
- * the FIFO, in order, for the next call: nothing is re-inserted, dropped or
- * reordered by backpressure. Freed nodes and buckets go back to their
- * lists in one lock hold per list and call.
+ * smallest key is due is cut under its lock: each due tick's whole FIFO is
+ * spliced, in O(1), onto the service's FIFO. Then, without any list lock,
+ * timers are taken from the FIFO's front, settled against cancel by one
+ * compare-and-swap on their node, and their events built into a buffer
+ * that is enqueued in bursts; this repeats while the event device accepts
+ * events, for at most TA_SVC_BUDGET timers. What the device refuses stays
+ * in the buffer and in the FIFO, in order, for the next call: nothing is
+ * re-inserted, dropped or reordered by backpressure. Freed nodes go back to
+ * their lists in one lock hold per list and call.
  */
 
 #include <errno.h>
@@ -22,6 +22,7 @@
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_prefetch.h>
 
 #include "ta_private.h"
 #include "ta_time.h"
@@ -32,7 +33,7 @@ ta_node_of(struct ta_link *l)
 	return container_of(l, struct ta_node, link);
 }
 
-/* Queue a node or bucket for return to its list at the end of the call. */
+/* The return slot of a list, listed for the end of the call. */
 static inline struct ta_svc_return *
 ta_ret_slot(struct ta_service *svc, uint16_t owner)
 {
@@ -59,38 +60,40 @@ static void
 ta_return_all(struct timer_adapter *adapter)
 {
 	struct ta_service *svc = &adapter->svc;
-	uint64_t freed = 0;
 	uint16_t i;
 
 	for (i = 0; i < svc->nb_touched; i++) {
 		struct ta_svc_return *r = &svc->ret[svc->touched[i]];
 		struct ta_list *list = &adapter->lists[svc->touched[i]];
 		struct ta_link *l, *ln;
-		struct ta_bucket *b, *bn;
 
 		rte_spinlock_lock(&list->lock);
 		for (l = r->nodes; l != NULL; l = ln) {
 			ln = l->next;
 			ta_list_node_free(list, ta_node_of(l));
 		}
-		for (b = r->buckets; b != NULL; b = bn) {
-			bn = b->lv[0].next;
-			ta_list_bucket_free(list, b);
-		}
+		ta_credits_put(adapter, list, r->nb_nodes);
 		rte_spinlock_unlock(&list->lock);
-		freed += r->nb_nodes;
 		r->nodes = NULL;
-		r->buckets = NULL;
 		r->nb_nodes = 0;
 		r->pending = 0;
 	}
 	svc->nb_touched = 0;
-	if (freed != 0)
-		__atomic_fetch_sub(&adapter->nodes_in_use, (int64_t)freed,
-				   __ATOMIC_RELAXED);
 }
 
-/* Move every due bucket of every used list to the FIFO. */
+/* Append a circular FIFO (no sentinel) at the tail of the service's. */
+static inline void
+ta_fifo_splice(struct ta_link *fifo, struct ta_link *head)
+{
+	struct ta_link *last = head->prev;
+
+	last->next = fifo;
+	head->prev = fifo->prev;
+	fifo->prev->next = head;
+	fifo->prev = last;
+}
+
+/* Move every due timer of every used list to the FIFO. */
 static void
 ta_collect(struct timer_adapter *adapter, uint64_t tick)
 {
@@ -99,23 +102,17 @@ ta_collect(struct timer_adapter *adapter, uint64_t tick)
 
 	for (i = 0; i < nb; i++) {
 		struct ta_list *list = &adapter->lists[adapter->used_idx[i]];
-		struct ta_bucket *first, *last;
-		uint32_t n;
+		uint64_t key;
 
 		if (__atomic_load_n(&list->min_key, __ATOMIC_ACQUIRE) > tick)
 			continue;
 		rte_spinlock_lock(&list->lock);
-		n = ta_sl_cut(&list->sl, tick, &first, &last);
-		ta_list_update_min(list);
+		for (key = ta_rx_next(&list->rx, 0); key <= tick;
+		     key = ta_rx_next(&list->rx, key + 1))
+			ta_fifo_splice(&svc->fifo, ta_rx_take(&list->rx, key));
+		list->cut_tick = tick;
+		__atomic_store_n(&list->min_key, key, __ATOMIC_RELEASE);
 		rte_spinlock_unlock(&list->lock);
-		if (n == 0)
-			continue;
-		if (svc->fifo_tail == NULL)
-			svc->fifo_head = first;
-		else
-			svc->fifo_tail->lv[0].next = first;
-		svc->fifo_tail = last;
-		svc->fifo_buckets += n;
 	}
 }
 
@@ -134,7 +131,6 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_node *node,
 	struct ta_service *svc = &adapter->svc;
 	struct ta_list *list = &adapter->lists[node->owner];
 	uint64_t period, next, key, q;
-	struct ta_bucket *b;
 
 	period = ta_ns_to_cycles(evtim->timeout_ticks *
 				 adapter->conf.timer_tick_ns, adapter->hz);
@@ -153,25 +149,31 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_node *node,
 	evtim->impl_opaque[1] = next;
 
 	rte_spinlock_lock(&list->lock);
-	b = ta_list_bucket_get(list, key);
-	if (unlikely(b == NULL)) {
-		/* Out of memory: the timer cannot go on; end it visibly. */
-		rte_spinlock_unlock(&list->lock);
-		TA_SVC_LOG(ERR, "adapter %u: no memory to re-arm a periodic timer",
-			   adapter->id);
-		node->evtim = 0;
-		ta_counter_add(&svc->stats.evtim_drop_count, 1);
-		ta_counter_add(&svc->expired, 1);
-		__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ERROR,
+	node->key = key;
+	switch (ta_rx_insert(&list->rx, key, &node->link)) {
+	case 1:
+		if (key < list->min_key)
+			__atomic_store_n(&list->min_key, key, __ATOMIC_RELEASE);
+		/* FALLTHROUGH */
+	case 0:
+		/* Cancellable again from here on. */
+		__atomic_store_n(&node->evtim, (uintptr_t)evtim,
 				 __ATOMIC_RELEASE);
-		ta_ret_node(svc, node);
+		rte_spinlock_unlock(&list->lock);
 		return;
+	default:
+		break;
 	}
-	node->bucket = b;
-	ta_bucket_append(b, &node->link);
-	/* Cancellable again from here on. */
-	__atomic_store_n(&node->evtim, (uintptr_t)evtim, __ATOMIC_RELEASE);
+	/* Out of memory: the timer cannot go on; end it visibly. */
 	rte_spinlock_unlock(&list->lock);
+	TA_SVC_LOG(ERR, "adapter %u: no memory to re-arm a periodic timer",
+		   adapter->id);
+	node->evtim = 0;
+	ta_counter_add(&svc->stats.evtim_drop_count, 1);
+	ta_counter_add(&svc->expired, 1);
+	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ERROR,
+			 __ATOMIC_RELEASE);
+	ta_ret_node(svc, node);
 }
 
 /* Settle one detached node; returns 1 if it produced an event. */
@@ -218,24 +220,22 @@ ta_fill(struct timer_adapter *adapter, unsigned int *budget, uint64_t now)
 			svc->ev_count * sizeof(svc->evbuf[0]));
 		svc->ev_head = 0;
 	}
-	while (*budget > 0 && svc->fifo_head != NULL &&
+	while (*budget > 0 && svc->fifo.next != &svc->fifo &&
 	       svc->ev_head + svc->ev_count < TA_EVBUF_SIZE) {
-		struct ta_bucket *b = svc->fifo_head;
-		struct ta_link *l = b->timers.next;
+		struct ta_link *l = svc->fifo.next;
+		struct ta_link *n1 = l->next;
 
-		if (l == &b->timers) {
-			/* Bucket done: back to its list. */
-			struct ta_svc_return *r = ta_ret_slot(svc, b->owner);
-
-			svc->fifo_head = b->lv[0].next;
-			if (svc->fifo_head == NULL)
-				svc->fifo_tail = NULL;
-			svc->fifo_buckets--;
-			b->lv[0].next = r->buckets;
-			r->buckets = b;
-			continue;
+		/*
+		 * Two-stage prefetch: the node after next, and the timer of
+		 * the next node (fetched one step ago).
+		 */
+		if (n1 != &svc->fifo) {
+			rte_prefetch0(n1->next);
+			rte_prefetch0((void *)(ta_node_of(n1)->evtim &
+					       ~TA_NODE_FIRING));
 		}
-		ta_link_unlink(l);
+		svc->fifo.next = n1;
+		n1->prev = &svc->fifo;
 		(*budget)--;
 		done++;
 		ta_expire_node(adapter, ta_node_of(l), now);
@@ -301,7 +301,7 @@ ta_service_func(void *arg)
 		sent = ta_flush(adapter);
 		work += filled + sent;
 	} while (sent != 0 && budget > 0 &&
-		 (svc->fifo_head != NULL || svc->ev_count != 0));
+		 (svc->fifo.next != &svc->fifo || svc->ev_count != 0));
 	ta_return_all(adapter);
 	if (adapter->maintain)
 		rte_event_maintain(adapter->conf.event_dev_id, adapter->port_id,

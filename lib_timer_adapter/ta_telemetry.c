@@ -111,7 +111,7 @@ RTE_INIT(ta_telemetry_init)
 		const char *help;
 	} cmds[] = {
 		{ "/timer_adapter/list", ta_tel_list,
-		  "Returns the ids of the skiplist timer adapters." },
+		  "Returns the ids of the lib_timer_adapter adapters." },
 		{ "/timer_adapter/info", ta_tel_info,
 		  "Returns a timer adapter's configuration. Parameters: int adapter_id" },
 		{ "/timer_adapter/stats", ta_tel_stats,

@@ -7,7 +7,7 @@
 
 /**
  * @file
- * Direct-skiplist software event timer adapter.
+ * Direct-insertion ("direct-skiplist" design) software event timer adapter.
  *
  * A drop-in alternative to DPDK's software event timer adapter
  * (rte_event_timer_adapter): every function here mirrors the
@@ -21,16 +21,18 @@
  * - The lcore (or thread) that arms a timer inserts it directly into its own
  *   per-lcore list: there is no ring between producers and the service.
  *   Each list keys timers by expiry tick: all timers that expire in the same
- *   tick share one bucket (an O(1) append), and the distinct ticks are kept
- *   in a skiplist whose levels are doubly linked, so that appending at the
- *   tail (constant timeouts) and removing a bucket are O(height).
+ *   tick share one FIFO (an O(1) append), and the distinct ticks are indexed
+ *   by a 64-ary radix tree with occupancy bitmaps, whose upper nodes are
+ *   shared by all keys and stay cached, so that inserting a random deadline
+ *   costs about one cache miss however many timers are armed.
  *   Non-EAL threads share one extra list. Every list has its own lock, so
  *   lcores of a secondary process may arm into the adapter too.
  * - The adapter's service (an rte_service component, to be mapped to
- *   exactly one service lcore) reads the clock, detaches every bucket whose
- *   tick has passed from every list in O(height) under that list's lock, and
- *   then, without the lock, turns each timer into a copy of its rte_event
- *   template, buffered and enqueued in bursts on the adapter's event port.
+ *   exactly one service lcore) reads the clock and, under each list's lock,
+ *   splices the FIFO of every due tick onto its own FIFO in O(1) per tick;
+ *   then, without any list lock, turns each timer into a copy of its
+ *   rte_event template, buffered and enqueued in bursts on the adapter's
+ *   event port.
  * - A timer never expires before its deadline (arm time + timeout_ticks *
  *   timer_tick_ns); it expires at most one tick plus one service period
  *   later, plus whatever the event device's backpressure adds.
@@ -38,7 +40,7 @@
  *   internal node: exactly one of them wins. Once cancel returns, nothing
  *   in the adapter refers to the rte_event_timer any more.
  * - Backpressure: when the event device refuses events, the expired timers
- *   wait, in expiry order, in the detached buckets; they are never
+ *   wait, in expiry order, in the service's FIFO; they are never
  *   re-inserted, never dropped, and still cancellable until their event is
  *   built. The work per service call is bounded so that other services on
  *   the same lcore (the event_sw scheduler) keep running.
@@ -293,7 +295,9 @@ timer_adapter_stats_reset(struct timer_adapter *adapter);
  *   RTE_EVENT_TIMER_ERROR_TOOLATE, EINVAL.
  * - timeout_ticks == 0: state RTE_EVENT_TIMER_ERROR_TOOEARLY, EINVAL.
  * - no internal node is available (the adapter holds nb_timers timers, or
- *   memory is exhausted): ENOSPC, state unchanged.
+ *   memory is exhausted): ENOSPC, state unchanged. Each lcore's list keeps
+ *   up to 128 credits of nb_timers for its next arms, so an lcore may see
+ *   ENOSPC up to 128 timers early per other lcore that armed before.
  * On success the state becomes RTE_EVENT_TIMER_ARMED and impl_opaque[] is
  * overwritten. The expiry event is ev exactly as the application wrote it.
  *
@@ -402,7 +406,7 @@ struct timer_adapter_accounting {
 	uint64_t cancelled; /**< Timers cancelled successfully. */
 	uint64_t pending;   /**< Timers currently armed (not yet ended). */
 	uint64_t nodes;     /**< Internal timer nodes allocated (memory). */
-	uint64_t buckets;   /**< Internal tick buckets allocated (memory). */
+	uint64_t index_nodes; /**< Radix index nodes allocated (memory). */
 	uint64_t mem_bytes; /**< Adapter memory held for timers, in bytes. */
 };
 

@@ -43,8 +43,8 @@ rx_rand(void)
 	return rx_rng;
 }
 
-static struct ta_rx_node *
-rx_alloc(void *arg)
+struct ta_rx_node *
+ta_rx_node_alloc(void *arg)
 {
 	(void)arg;
 	rx_alloc_calls++;
@@ -54,8 +54,8 @@ rx_alloc(void *arg)
 	return malloc(sizeof(struct ta_rx_node));
 }
 
-static void
-rx_free(void *arg, struct ta_rx_node *n)
+void
+ta_rx_node_free(void *arg, struct ta_rx_node *n)
 {
 	(void)arg;
 	rx_live_nodes--;
@@ -112,24 +112,39 @@ model_del(struct rx_model *m, uint32_t pos)
 	m->n--;
 }
 
-/* Insert one timer under key; returns 0, or -1 on allocation failure. */
+/*
+ * Insert one timer under key, through ta_rx_insert() or, every other time,
+ * the slot/mark primitives; returns 0, or -1 on allocation failure.
+ */
 static int
 rx_insert(struct ta_radix *rx, struct rx_model *m, uint64_t key)
 {
-	struct ta_link **slot = ta_rx_slot(rx, key);
-	struct rx_timer *t;
+	uint32_t pos = model_lower(m, key);
+	int is_new = !(pos < m->n && m->keys[pos] == key);
+	struct rx_timer *t = malloc(sizeof(*t));
+	struct ta_link **slot;
+	int ret;
 
-	if (slot == NULL)
-		return -1;
-	t = malloc(sizeof(*t));
 	if (t == NULL)
 		abort();
 	t->key = key;
-	if (*slot == NULL) {
-		ta_fifo_append(slot, &t->link);
-		ta_rx_mark(rx, key);
+	if (rx_rand() & 1) {
+		ret = ta_rx_insert(rx, key, &t->link);
+		if (ret < 0) {
+			free(t);
+			return -1;
+		}
+		TP_ASSERT_EQ(ret, is_new, "insert reports a new key");
 	} else {
+		slot = ta_rx_slot(rx, key);
+		if (slot == NULL) {
+			free(t);
+			return -1;
+		}
+		TP_ASSERT_EQ(*slot == NULL, is_new, "slot empty iff new key");
 		ta_fifo_append(slot, &t->link);
+		if (is_new)
+			ta_rx_mark(rx, key);
 	}
 	model_add(m, key);
 	return 0;
@@ -179,24 +194,68 @@ rx_check_all(const struct ta_radix *rx, const struct rx_model *m)
 	return TP_TEST_OK;
 }
 
-/* Empty the FIFO of a key and clear it; checks its timers. */
+/*
+ * Empty the FIFO of a key and delete it, checking its timers: one of three
+ * ways, in turn (take the whole FIFO, remove timer by timer, or unlink
+ * through the slot and clear).
+ */
 static int
 rx_take_key(struct ta_radix *rx, uint64_t key, uint32_t expect)
 {
+	static unsigned int way;
 	struct ta_link **slot = ta_rx_find(rx, key);
 	uint32_t n = 0;
 
 	TP_ASSERT(slot != NULL && *slot != NULL, "key %" PRIu64 " missing", key);
-	while (*slot != NULL) {
-		struct rx_timer *t = (struct rx_timer *)*slot;
+	switch (way++ % 3) {
+	case 0: {
+		struct ta_link *h = ta_rx_take(rx, key), *l = h;
 
-		TP_ASSERT(t->key == key, "timer under the wrong key");
-		ta_fifo_unlink(slot, &t->link);
-		free(t);
-		n++;
+		TP_ASSERT(h != NULL, "take");
+		do {
+			struct rx_timer *t = (struct rx_timer *)l;
+
+			TP_ASSERT(t->key == key, "timer under the wrong key");
+			l = l->next;
+			free(t);
+			n++;
+		} while (l != h);
+		break;
+	}
+	case 1:
+		while (n + 1 < expect) {
+			struct rx_timer *t = (struct rx_timer *)(*slot)->next;
+
+			TP_ASSERT(t->key == key, "timer under the wrong key");
+			TP_ASSERT_EQ(ta_rx_remove(rx, key, &t->link), 0,
+				     "key kept while timers remain");
+			free(t);
+			n++;
+		}
+		{
+			struct rx_timer *t = (struct rx_timer *)*slot;
+
+			TP_ASSERT_EQ(ta_rx_remove(rx, key, &t->link), 1,
+				     "key deleted with its last timer");
+			free(t);
+			n++;
+		}
+		break;
+	default:
+		while (*slot != NULL) {
+			struct rx_timer *t = (struct rx_timer *)*slot;
+
+			TP_ASSERT(t->key == key, "timer under the wrong key");
+			ta_fifo_unlink(slot, &t->link);
+			free(t);
+			n++;
+		}
+		ta_rx_clear(rx, key);
+		break;
 	}
 	TP_ASSERT_EQ(n, expect, "timers under key %" PRIu64, key);
-	ta_rx_clear(rx, key);
+	TP_ASSERT(ta_rx_find(rx, key) == NULL || *ta_rx_find(rx, key) == NULL,
+		  "key still present");
 	return TP_TEST_OK;
 }
 
@@ -252,7 +311,7 @@ test_empty(void)
 {
 	struct ta_radix rx;
 
-	ta_rx_init(&rx, rx_alloc, rx_free, NULL);
+	ta_rx_init(&rx, NULL);
 	TP_ASSERT_EQ(ta_rx_next(&rx, 0), UINT64_MAX, "next in empty");
 	TP_ASSERT(ta_rx_find(&rx, 42) == NULL, "find in empty");
 	TP_ASSERT_EQ(rx.nb_nodes, 0, "nodes");
@@ -268,7 +327,7 @@ test_equal_keys_fifo(void)
 	struct ta_link **slot, *l;
 	unsigned int i;
 
-	ta_rx_init(&rx, rx_alloc, rx_free, NULL);
+	ta_rx_init(&rx, NULL);
 	for (i = 0; i < 6; i++) {
 		slot = ta_rx_slot(&rx, 777);
 		TP_ASSERT(slot != NULL, "slot");
@@ -310,7 +369,7 @@ test_extreme_keys(void)
 	struct ta_radix rx;
 	unsigned int i;
 
-	ta_rx_init(&rx, rx_alloc, rx_free, NULL);
+	ta_rx_init(&rx, NULL);
 	for (i = 0; i < RX_DIM(keys); i++) {
 		TP_ASSERT(rx_insert(&rx, &m, keys[i]) == 0, "insert");
 		TP_ASSERT(rx_check_all(&rx, &m) == TP_TEST_OK, "after %u", i);
@@ -341,7 +400,7 @@ rx_random_run(unsigned int ops, uint64_t horizon, uint64_t start)
 	uint64_t now = start;
 	unsigned int i;
 
-	ta_rx_init(&rx, rx_alloc, rx_free, NULL);
+	ta_rx_init(&rx, NULL);
 	for (i = 0; i < ops; i++) {
 		unsigned int op = rx_rand() % 100;
 
@@ -398,7 +457,7 @@ test_alloc_failure(void)
 	struct ta_radix rx;
 	unsigned int i, failed = 0;
 
-	ta_rx_init(&rx, rx_alloc, rx_free, NULL);
+	ta_rx_init(&rx, NULL);
 	rx_fail_every = 3;
 	for (i = 0; i < 5000; i++) {
 		uint64_t key = rx_rand() % (1ULL << (6 + rx_rand() % 50));
@@ -442,7 +501,7 @@ test_large(void)
 	unsigned int i;
 
 	TP_ASSERT(keys != NULL, "alloc");
-	ta_rx_init(&rx, rx_alloc, rx_free, NULL);
+	ta_rx_init(&rx, NULL);
 	for (i = 0; i < n; i++) {
 		struct ta_link **slot;
 		struct rx_timer *tm = malloc(sizeof(*tm));
