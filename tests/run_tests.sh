@@ -11,7 +11,9 @@
 # suites (every BUILD_DIR/tests/test_* binary other than the DPDK ones, run
 # without arguments), then the DPDK suites, each with its own --file-prefix
 # (so that concurrent runs never share a DPDK runtime directory), then every
-# executable tests/pipeline/*.sh with BUILD_DIR as $1. A suite that crashes, times out or prints no RESULT line counts as
+# executable tests/pipeline/*.sh with BUILD_DIR as $1, then the benchmark's
+# quick mode (tests/bench/smoke.sh). A suite that crashes, times out or
+# prints no RESULT line counts as
 # one more failure. The last line is "N passed, N failed"; the exit status is
 # 0 iff nothing failed.
 #
@@ -155,6 +157,10 @@ for script in "$srcdir"/pipeline/*.sh; do
 	selected "$name" || selected pipeline || continue
 	run_suite "$name" 300 "$script" "$build"
 done
+
+if selected bench_smoke; then
+	run_suite bench_smoke 700 "$srcdir/bench/smoke.sh" "$build"
+fi
 
 echo
 echo "=== summary"

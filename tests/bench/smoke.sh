@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+#
+# Suite "bench_smoke": timer_bench's quick mode works and writes a well
+# formed JSON file with every figure of every adapter. No speed is
+# asserted (these machines are noisy); what is asserted is correctness:
+# our adapter delivers every expiry exactly once, also under backpressure.
+#
+#     tests/bench/smoke.sh BUILD_DIR
+set -u
+
+build=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
+bin="$build/app/timer_bench/dpdk-timer_bench"
+out=$(mktemp -d "${TMPDIR:-/tmp}/tp_bench.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+pass=0
+fail=0
+
+check() { # check NAME CONDITION-EXIT-STATUS
+	if [ "$2" -eq 0 ]; then
+		echo "[ PASS ] bench_smoke.$1"
+		pass=$((pass + 1))
+	else
+		echo "[ FAIL ] bench_smoke.$1"
+		fail=$((fail + 1))
+	fi
+}
+
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+# One repetition of the quick mode, DPDK's adapter and ours (the ring
+# baseline collapses under the producer test and only costs time here).
+timeout 600 "$bin" -l 0-1 -s 0x2 --vdev=event_sw0 --no-pci --no-huge -m 1536 \
+	--file-prefix "tp_bench_$$" --log-level=lib.eal:warning \
+	-- --quick --reps 1 --adapters skiplist,rte,ring \
+	--tests arm,expiry,backpressure,lateness \
+	--json "$out/r.json" > "$out/r.txt" 2>&1
+rc=$?
+tail -n 30 "$out/r.txt"
+check runs_to_completion $rc
+"$PY" "$src/tools/bench_plot.py" --check-only "$out/r.json"
+check json_well_formed $?
+
+# Every test produced figures for every adapter, and ours lost nothing.
+"$PY" - "$out/r.json" <<'PYEOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+med = {(m["test"], m["adapter"], m["key"]): m["median"] for m in doc["medians"]}
+bad = []
+for test in ("arm", "memory", "expiry", "backpressure", "lateness"):
+    for adapter in ("skiplist", "rte", "ring"):
+        if not any(k[0] == test and k[1] == adapter for k in med):
+            bad.append("no %s figures for %s" % (test, adapter))
+for test in ("expiry", "backpressure"):
+    if med.get((test, "skiplist", "delivered_frac")) != 1:
+        bad.append("%s: skiplist delivered %r" % (test, med.get((test, "skiplist", "delivered_frac"))))
+    if med.get((test, "skiplist", "duplicates")) != 0:
+        bad.append("%s: skiplist duplicates" % test)
+if med.get(("backpressure", "skiplist", "lost")) != 0:
+    bad.append("backpressure: skiplist lost events")
+for b in bad:
+    print("    " + b)
+sys.exit(1 if bad else 0)
+PYEOF
+check every_figure_and_exactly_once $?
+
+echo "RESULT bench_smoke: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
