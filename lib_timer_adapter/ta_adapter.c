@@ -252,6 +252,14 @@ timer_adapter_free(struct timer_adapter *adapter)
 		return -EINVAL;
 	if (__atomic_load_n(&adapter->started, __ATOMIC_ACQUIRE))
 		return -EBUSY;
+	/* As in DPDK, undelivered expiries die with the adapter: say so. */
+	if (adapter->svc.ev_count != 0 ||
+	    adapter->svc.fifo.next != &adapter->svc.fifo)
+		TA_LOG(WARNING, "adapter %u: freed with expiries not delivered "
+		       "(%u events buffered, expired timers %s)", adapter->id,
+		       adapter->svc.ev_count,
+		       adapter->svc.fifo.next != &adapter->svc.fifo ?
+		       "waiting" : "none");
 	if (adapter->service_registered) {
 		rte_service_component_unregister(adapter->service_id);
 		adapter->service_registered = 0;
