@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * timer_pipeline: a flow-aging pipeline on an event device and an event
+ * timer adapter. main() only parses, sets up in a fixed order, launches the
+ * lcores and tears down in reverse; every step lives in its own file.
+ */
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+
+#include "tp_common.h"
+#include "tp_eventdev.h"
+#include "tp_lcore.h"
+#include "tp_ports.h"
+#include "tp_stats.h"
+
+RTE_LOG_REGISTER(tp_logtype, user.timer_pipeline, INFO);
+
+/* The only mutable global: the signal handler only increments it. */
+volatile sig_atomic_t tp_quit_signal;
+
+static void
+tp_signal_handler(int signum)
+{
+	if (signum == SIGINT || signum == SIGTERM)
+		tp_quit_signal++;
+}
+
+#define TP_MAX_EAL_ARGS 64
+
+/*
+ * Split "EAL options -- app options". The app part is parsed first, before
+ * rte_eal_init(), so a bad command line fails before anything starts.
+ * Without "--" the whole line goes to EAL, except a lone -h/--help.
+ */
+static bool
+tp_split_args(int argc, char **argv, int *eal_argc)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0)
+			break;
+	*eal_argc = i;
+	return i == argc && argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+					  strcmp(argv[1], "-h") == 0);
+}
+
+/* [eal] args from the INI file, used when the command line has none. */
+static int
+tp_eal_args_from_file(struct tp_config *cfg, char *prg, char **eal_argv)
+{
+	int n = 0;
+	char *tok, *save = NULL;
+
+	eal_argv[n++] = prg;
+	for (tok = strtok_r(cfg->eal_args, " \t", &save);
+	     tok != NULL && n < TP_MAX_EAL_ARGS - 1;
+	     tok = strtok_r(NULL, " \t", &save))
+		eal_argv[n++] = tok;
+	eal_argv[n] = NULL;
+	return n;
+}
+
+static void
+tp_ctx_init_clock(struct tp_ctx *ctx)
+{
+	const struct tp_config *cfg = ctx->cfg;
+	unsigned int i;
+
+	ctx->hz = rte_get_timer_hz();
+	ctx->tick_cycles = tp_ns_to_cycles(cfg->tick_ns, ctx->hz);
+	for (i = 0; i < TP_TMO_MAX; i++)
+		ctx->tmo_cycles[i] = tp_ns_to_cycles(cfg->tmo_ns[i], ctx->hz);
+}
+
+/* Checks that need EAL but start nothing: failures exit with status 2. */
+static int
+tp_validate(struct tp_ctx *ctx)
+{
+	int ret;
+
+	ret = tp_lcore_roles_setup(ctx);
+	if (ret == 0)
+		ret = tp_ports_probe(ctx);
+	if (ret == 0)
+		ret = tp_evdev_probe(ctx);
+	return ret;
+}
+
+static void
+tp_launch(struct tp_ctx *ctx)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ctx->start_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	ctx->start_tsc = rte_get_timer_cycles();
+	ctx->stats_next_tsc = ctx->start_tsc +
+		(uint64_t)ctx->cfg->stats_period_s * ctx->hz;
+	ctx->rx_change_tsc = ctx->start_tsc;
+	/* Launch every lcore, main included. 8< */
+	rte_eal_mp_remote_launch(tp_lcore_launch_one, ctx, CALL_MAIN);
+	rte_eal_mp_wait_lcore();
+	/* >8 End of launching every lcore. */
+}
+
+/*
+ * The application's options, then the EAL arguments: from the command line,
+ * or from the INI file's [eal] section when the command line has none.
+ * Returns -1 to go on, or the exit status.
+ */
+static int
+tp_args(int argc, char **argv, struct tp_config *cfg, char **eal_argv,
+	int *eal_argc)
+{
+	int ret;
+
+	/* Parse the application options first. 8< */
+	if (tp_split_args(argc, argv, eal_argc))
+		ret = 1;
+	else
+		ret = tp_config_parse(cfg, argc - *eal_argc, argv + *eal_argc);
+	if (ret == 1) {
+		tp_config_usage(argv[0]);
+		return EXIT_SUCCESS;
+	}
+	if (ret < 0)
+		return TP_EXIT_USAGE;
+	if (cfg->dump_config) {
+		tp_config_dump(cfg);
+		return EXIT_SUCCESS;
+	}
+	/* >8 End of parsing the application options. */
+	if (*eal_argc == 1 && cfg->eal_args[0] != '\0') {
+		*eal_argc = tp_eal_args_from_file(cfg, argv[0], eal_argv);
+		return -1;
+	}
+	*eal_argc = RTE_MIN(*eal_argc, TP_MAX_EAL_ARGS - 1);
+	memcpy(eal_argv, argv, sizeof(char *) * *eal_argc);
+	eal_argv[*eal_argc] = NULL;
+	return -1;
+}
+
+/* Run, then report: the summary and the exactly-once check. */
+static int
+tp_run(struct tp_ctx *ctx)
+{
+	tp_lcore_roles_print(ctx);
+	tp_launch(ctx);
+	tp_records_drain(ctx);
+	tp_trace_drain(ctx);
+	tp_stats_print(ctx, true);
+	return tp_stats_check(ctx) == 0 && !ctx->aborted ?
+		EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct tp_config cfg;
+	char *eal_argv[TP_MAX_EAL_ARGS];
+	struct tp_ctx *ctx = NULL;
+	int eal_argc, status;
+
+	status = tp_args(argc, argv, &cfg, eal_argv, &eal_argc);
+	if (status >= 0)
+		return status;
+	status = EXIT_FAILURE;
+
+	/* Init EAL. 8< */
+	if (rte_eal_init(eal_argc, eal_argv) < 0) {
+		fprintf(stderr, "dpdk-timer_pipeline: error: EAL initialisation "
+			"failed: %s (check the EAL options; see --help)\n",
+			rte_errno != 0 ? rte_strerror(rte_errno) :
+			"see the EAL messages above");
+		return rte_errno == EINVAL ? TP_EXIT_USAGE : EXIT_FAILURE;
+	}
+	signal(SIGINT, tp_signal_handler);
+	signal(SIGTERM, tp_signal_handler);
+	/* >8 End of init EAL. */
+
+	ctx = rte_zmalloc("tp_ctx", sizeof(*ctx), RTE_CACHE_LINE_SIZE);
+	if (ctx == NULL) {
+		TP_LOG(ERR, "cannot allocate the context");
+		goto out_eal;
+	}
+	ctx->cfg = &cfg;
+	tp_ctx_init_clock(ctx);
+	tp_config_dump(&cfg);
+	if (tp_validate(ctx) < 0) {
+		status = TP_EXIT_USAGE;
+		goto out_ctx;
+	}
+
+	/* Setup, in order; each failure unwinds what was done. 8< */
+	if (tp_flow_table_create(ctx) < 0)
+		goto out_ctx;
+	if (tp_records_init(ctx) < 0)
+		goto out_flows;
+	if (tp_ports_setup(ctx) < 0)
+		goto out_ports;
+	if (tp_lcore_queues_setup(ctx) < 0)
+		goto out_queues;
+	if (tp_evdev_setup(ctx) < 0 || tp_adapter_setup(ctx) < 0 ||
+	    tp_evdev_start(ctx) < 0)
+		goto out_evdev;
+	if (tp_ports_start(ctx) < 0)
+		goto out_evdev;
+	if (tp_stats_telemetry_register(ctx) < 0)
+		goto out_evdev;
+	/* >8 End of setup. */
+
+	status = tp_run(ctx);
+
+	/* Teardown in reverse order. 8< */
+out_evdev:
+	tp_stats_telemetry_unregister();
+	tp_evdev_stop(ctx);
+out_queues:
+	tp_lcore_queues_free(ctx);
+out_ports:
+	tp_ports_stop(ctx);
+	tp_records_free(ctx);
+out_flows:
+	tp_flow_table_free(ctx);
+out_ctx:
+	rte_free(ctx);
+out_eal:
+	rte_eal_cleanup();
+	/* >8 End of teardown. */
+	return status;
+}

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _TP_COMMON_H_
+#define _TP_COMMON_H_
+
+/*
+ * Shared definitions: the log macro, the application context (one struct,
+ * allocated in main() and passed to everything), per-lcore state and the
+ * per-lcore statistics slots.
+ */
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_common.h>
+#include <rte_ethdev.h>
+#include <rte_eventdev.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_spinlock.h>
+
+#include "tp_config.h"
+#include "tp_adapter.h"
+#include "tp_flow.h"
+
+extern int tp_logtype;
+
+/* Log with the function name; messages never end in a newline. */
+#define TP_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, tp_logtype, "TIMER_PIPELINE: %s(): " fmt \
+		"\n", __func__, ##__VA_ARGS__)
+
+/** Quit flag: the only mutable global; 1 = graceful stop, 2+ = at once. */
+extern volatile sig_atomic_t tp_quit_signal;
+
+/* Event queues: packets, then timer expiries. */
+#define TP_QUEUE_PKT 0
+#define TP_QUEUE_TIMER 1
+#define TP_NB_QUEUES 2
+
+/* Roles of an lcore. */
+#define TP_ROLE_RX (1u << 0)
+#define TP_ROLE_WORKER (1u << 1)
+#define TP_ROLE_CONTROL (1u << 2)	/* main: stats, records, shutdown */
+
+#define TP_MAX_RXQ_PER_LCORE 16
+#define TP_MAX_BURST 128
+
+/** Shutdown phases, advanced by the main lcore only. */
+enum tp_phase {
+	TP_PHASE_RUN,		/**< Normal operation. */
+	TP_PHASE_RX_STOP,	/**< RX lcores stop polling. */
+	TP_PHASE_FLUSH,		/**< Live flows forced to end; drain. */
+	TP_PHASE_STOP,		/**< Every loop returns. */
+};
+
+/** Packet drop reasons. */
+enum tp_drop {
+	TP_DROP_MALFORMED,	/**< Malformed, policy drop. */
+	TP_DROP_TABLE_FULL,	/**< Full table, policy drop. */
+	TP_DROP_FWD,		/**< --fwd-mode drop. */
+	TP_DROP_TX,		/**< TX queue full. */
+	TP_DROP_SHUTDOWN,	/**< Enqueue abandoned on a forced stop. */
+	TP_DROP_MAX
+};
+
+/** Latency histogram: bucket b holds lateness in [2^(b-1), 2^b) us. */
+#define TP_LAT_BUCKETS 32
+
+/** Per-lcore counters: one writer (the lcore), read by anyone. */
+struct tp_lcore_stats {
+	uint64_t rx_pkts;		/**< Packets received. */
+	uint64_t rx_bytes;		/**< Bytes received. */
+	uint64_t rx_ipv4;		/**< IPv4 packets. */
+	uint64_t rx_ipv6;		/**< IPv6 packets. */
+	uint64_t rx_non_ip;		/**< Non-IP (forwarded, no flow). */
+	uint64_t rx_malformed;		/**< Malformed (by policy). */
+	uint64_t ev_enq;		/**< Packet events enqueued. */
+	uint64_t ev_deq_pkt;		/**< Packet events processed. */
+	uint64_t ev_enq_retry;		/**< Enqueue calls short of credit. */
+	uint64_t tx_pkts;		/**< Packets handed to TX. */
+	uint64_t drops[TP_DROP_MAX];	/**< Drops by reason. */
+	uint64_t flows_created;		/**< Flows created. */
+	uint64_t flows_ended[TP_END_MAX]; /**< Flows finalised by reason. */
+	uint64_t flow_busy_retry;	/**< Lookups that met a dying flow. */
+	uint64_t tim_armed;		/**< First arms (flow creation). */
+	uint64_t tim_rearmed;		/**< Later arms (refresh, re-arm). */
+	uint64_t tim_expired;		/**< Expiry events processed. */
+	uint64_t tim_cancelled;		/**< Successful cancels. */
+	uint64_t tim_cancel_late;	/**< Cancels that lost to expiry. */
+	uint64_t tim_arm_fail;		/**< Arms refused by the adapter. */
+	uint64_t lat_max_ns;		/**< Largest expiry lateness. */
+	uint64_t lat_hist[TP_LAT_BUCKETS]; /**< Lateness histogram. */
+	uint64_t idle_polls;		/**< Polls that found nothing. */
+} __rte_cache_aligned;
+
+/** An RX queue polled by an lcore, with its replay-pace stash. */
+struct tp_rxq {
+	uint16_t port;			/**< Ethdev port. */
+	uint16_t queue;			/**< RX queue. */
+	uint16_t stash_head;		/**< Next packet of the stash. */
+	uint16_t stash_nb;		/**< Packets in the stash. */
+	struct rte_mbuf *stash[TP_MAX_BURST]; /**< Received, not yet due. */
+};
+
+/** Per-lcore state, cache aligned, written by its own lcore only. */
+struct tp_lcore {
+	uint32_t roles;			/**< TP_ROLE_* bits. */
+	uint8_t ev_port;		/**< Event port (RX and/or worker). */
+	uint16_t nb_rxq;		/**< RX queues polled. */
+	uint16_t rxq_next;		/**< Round robin over rxq[]. */
+	uint32_t rcu_id;		/**< RCU reader id (RX lcores). */
+	struct tp_rxq rxq[TP_MAX_RXQ_PER_LCORE]; /**< Polled queues. */
+	uint16_t txq[RTE_MAX_ETHPORTS];	/**< TX queue per port. */
+	struct rte_eth_dev_tx_buffer *txb[RTE_MAX_ETHPORTS]; /**< TX buffer. */
+	uint32_t evict_cursor;		/**< Eviction sampling position. */
+	uint16_t nb_held;		/**< Events of the last dequeue. */
+	uint32_t stashed;		/**< Replay: packets not yet due. */
+	volatile uint32_t phase_ack;	/**< Last phase this lcore saw. */
+	struct tp_lcore_stats stats;	/**< Counters. */
+} __rte_cache_aligned;
+
+/** Event device resources. */
+struct tp_evdev {
+	uint8_t dev_id;			/**< Event device. */
+	uint8_t nb_ports;		/**< Ports set up (lcores + adapter). */
+	uint8_t adapter_port;		/**< Port the timer adapter uses. */
+	uint16_t deq_depth;		/**< Dequeue burst. */
+	uint32_t nb_events;		/**< nb_events_limit configured. */
+	uint32_t rx_threshold;		/**< RX ports' new_event_threshold. */
+	uint32_t dev_cap;		/**< event_dev_cap. */
+	uint8_t timer_prio;		/**< Timer queue priority used. */
+	bool need_maintain;		/**< Idle ports call rte_event_maintain. */
+	bool has_sched_service;		/**< Centralised scheduler. */
+	uint32_t sched_service_id;	/**< Its service id. */
+	const struct tp_evdev_ops *ops;	/**< Centralised or distributed. */
+	struct rte_event_port_conf port_conf; /**< Worker port conf. */
+};
+
+/** Replay pace: maps capture time onto the TSC. */
+struct tp_replay {
+	uint64_t base_cap_ns;		/**< First capture timestamp, 0 = unset. */
+	uint64_t base_tsc;		/**< TSC when it was delivered. */
+	int ts_offset;			/**< Timestamp dynfield, -1 = none. */
+	uint64_t ts_flag;		/**< Its ol_flags bit. */
+	uint64_t ts_unit_ns;		/**< Nanoseconds per dynfield unit. */
+};
+
+/** Application context: everything the pipeline owns. */
+struct tp_ctx {
+	const struct tp_config *cfg;	/**< Parsed configuration. */
+	/* Ports. */
+	uint16_t nb_ports;		/**< Ports in use. */
+	uint16_t ports[RTE_MAX_ETHPORTS]; /**< Their ids. */
+	uint16_t dst_port[RTE_MAX_ETHPORTS]; /**< Forwarding destination. */
+	uint16_t nb_rxq[RTE_MAX_ETHPORTS]; /**< RX queues per port. */
+	uint16_t nb_txq[RTE_MAX_ETHPORTS]; /**< TX queues per port. */
+	bool txq_shared[RTE_MAX_ETHPORTS]; /**< Several lcores share a txq. */
+	rte_spinlock_t txq_lock[RTE_MAX_ETHPORTS]; /**< Serialises them. */
+	struct rte_ether_addr port_mac[RTE_MAX_ETHPORTS]; /**< Port MACs. */
+	bool ports_started;		/**< For teardown. */
+	struct rte_mempool *pool;	/**< Packet mbufs. */
+	int meta_offset;		/**< Our mbuf dynfield (tp_pkt_meta). */
+	struct tp_replay replay;	/**< Replay pace state. */
+	/* Eventdev and adapter. */
+	struct tp_evdev evd;		/**< Event device. */
+	struct tp_adapter ta;		/**< Timer adapter. */
+	uint64_t tick_cycles;		/**< TSC cycles per adapter tick. */
+	uint64_t tmo_cycles[TP_TMO_MAX]; /**< Timeouts in cycles. */
+	uint64_t hz;			/**< rte_get_timer_hz(). */
+	/* Flows and records. */
+	struct tp_flow_table ft;	/**< Flow table. */
+	struct tp_records rec;		/**< Record and trace rings, log. */
+	/* Lcores. */
+	unsigned int main_lcore;	/**< Runs the control role. */
+	unsigned int nb_rx_lcores;	/**< RX lcores. */
+	unsigned int nb_worker_lcores;	/**< Worker lcores. */
+	struct tp_lcore lc[RTE_MAX_LCORE]; /**< Per-lcore state. */
+	/* Control (main lcore). */
+	volatile uint32_t phase;	/**< enum tp_phase. */
+	uint64_t start_tsc;		/**< TSC at launch. */
+	uint64_t start_ns;		/**< CLOCK_REALTIME at launch. */
+	uint64_t flush_walk;		/**< Next entry the forced end visits. */
+	uint64_t phase_tsc;		/**< When the phase last changed. */
+	uint64_t ctl_next_tsc;		/**< Next control tick. */
+	uint64_t stats_next_tsc;	/**< Next stats screen. */
+	uint64_t rx_seen;		/**< RX total at the last tick. */
+	uint64_t rx_change_tsc;		/**< When it last changed. */
+	const char *stop_reason;	/**< Why the run stopped. */
+	bool aborted;			/**< Second signal or drain timeout. */
+	/* Setup progress, for teardown. */
+	bool evd_configured;		/**< rte_event_dev_configure() done. */
+	bool evd_started;		/**< rte_event_dev_start() done. */
+	bool adapter_started;		/**< Adapter started. */
+	bool telemetry;			/**< Telemetry commands registered. */
+};
+
+/** Convert nanoseconds to TSC cycles without overflow. */
+static inline uint64_t
+tp_ns_to_cycles(uint64_t ns, uint64_t hz)
+{
+	return (ns / 1000000000) * hz + (ns % 1000000000) * hz / 1000000000;
+}
+
+/** Convert TSC cycles to nanoseconds without overflow. */
+static inline uint64_t
+tp_cycles_to_ns(uint64_t cyc, uint64_t hz)
+{
+	return (cyc / hz) * 1000000000 + (cyc % hz) * 1000000000 / hz;
+}
+
+#endif /* _TP_COMMON_H_ */

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _TP_CONFIG_H_
+#define _TP_CONFIG_H_
+
+/*
+ * The application's configuration: defaults, the option table shared by the
+ * command line and the INI file (rte_cfgfile), strict parsers, the usage text
+ * and the dump of the effective configuration.
+ *
+ * The configuration is parsed and validated once, before rte_eal_init(), and
+ * is read-only (const) from then on.
+ */
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_config.h>
+
+/** Exit status for a bad command line or configuration file. */
+#define TP_EXIT_USAGE 2
+
+/** Idle and active timeout classes; a flow uses one of the first six. */
+enum tp_tmo_class {
+	TP_TMO_TCP_SYN,		/**< TCP, only the initiator has spoken. */
+	TP_TMO_TCP_EST,		/**< TCP, both sides seen, no FIN/RST. */
+	TP_TMO_TCP_CLOSING,	/**< TCP after FIN or RST. */
+	TP_TMO_UDP,		/**< UDP. */
+	TP_TMO_ICMP,		/**< ICMP and ICMPv6. */
+	TP_TMO_OTHER,		/**< Any other IP protocol. */
+	TP_TMO_ACTIVE,		/**< Active timeout: longest life of a flow. */
+	TP_TMO_MAX
+};
+
+/** Which timer adapter implementation drives the flow timers. */
+enum tp_adapter_kind {
+	TP_ADAPTER_SKIPLIST,	/**< lib_timer_adapter (timer_adapter_*). */
+	TP_ADAPTER_RTE,		/**< DPDK's rte_event_timer_adapter. */
+};
+
+/** How packets refresh a flow's timer. */
+enum tp_refresh {
+	TP_REFRESH_LAZY,	 /**< Stamp last-seen; re-arm at expiry. */
+	TP_REFRESH_EVERY_PACKET, /**< Cancel and re-arm on every packet. */
+};
+
+/** What to do with a new flow when the flow table is full. */
+enum tp_table_full {
+	TP_FULL_EVICT,		/**< End the oldest idle flow (sampled). */
+	TP_FULL_DROP,		/**< Drop the packet. */
+};
+
+/** Where workers send packets. */
+enum tp_fwd_mode {
+	TP_FWD_PAIR,		/**< Port pairs 0<->1, 2<->3 (odd last: itself). */
+	TP_FWD_LOOP,		/**< Back out of the receiving port. */
+	TP_FWD_DROP,		/**< Count and free. */
+};
+
+/** Malformed packet policy. */
+enum tp_malformed {
+	TP_MALFORMED_DROP,	/**< Count and free on the RX lcore. */
+	TP_MALFORMED_FORWARD,	/**< Count and forward without a flow. */
+};
+
+/** Flow record file format. */
+enum tp_log_format {
+	TP_LOG_JSON,		/**< One JSON object per line. */
+	TP_LOG_CSV,		/**< CSV with a header line. */
+};
+
+/** Maximum length of the [eal] args value (rte_cfgfile's value limit). */
+#define TP_EAL_ARGS_LEN 256
+
+/** Effective configuration; defaults in tp_config_defaults(). */
+struct tp_config {
+	uint64_t portmask;		/**< Ports to use (bit = port id). */
+	uint32_t stats_period_s;	/**< -T: stats screen period, 0 = off. */
+	uint32_t idle_sleep_us;		/**< Sleep when a poll found nothing. */
+	uint8_t sched_type;		/**< RTE_SCHED_TYPE_* of packet queue. */
+	uint32_t nb_events;		/**< nb_events_limit requested. */
+	uint32_t rx_threshold_pct;	/**< RX ports' share of nb_events. */
+	bool timer_prio_high;		/**< Timer queue at highest priority. */
+	enum tp_adapter_kind adapter;	/**< Adapter implementation. */
+	uint64_t tick_ns;		/**< Adapter tick. */
+	enum tp_refresh refresh;	/**< Refresh mode. */
+	uint64_t tmo_ns[TP_TMO_MAX];	/**< Timeouts per class. */
+	uint32_t nb_flows;		/**< Flow table capacity. */
+	enum tp_table_full table_full;	/**< Full table policy. */
+	char flow_log[PATH_MAX];	/**< Flow record file, "" = none. */
+	enum tp_log_format log_format;	/**< Flow record format. */
+	bool replay_pace;		/**< Honour capture timestamps. */
+	uint32_t trace_timers;		/**< Trace the first N flows' timers. */
+	uint16_t rx_queues;		/**< RX queues per port, 0 = auto. */
+	uint16_t nb_rxd;		/**< RX descriptors per queue. */
+	uint16_t nb_txd;		/**< TX descriptors per queue. */
+	uint16_t burst;			/**< RX/dequeue burst size. */
+	enum tp_fwd_mode fwd_mode;	/**< Forwarding mode. */
+	bool mac_updating;		/**< Rewrite MACs l2fwd-style. */
+	enum tp_malformed malformed;	/**< Malformed packet policy. */
+	uint32_t nb_mbufs;		/**< Mbuf pool size, 0 = auto. */
+	uint32_t duration_s;		/**< Stop after this long, 0 = never. */
+	bool stop_when_done;		/**< Stop when input ended, flows aged. */
+	bool rx_lcores_set;		/**< --rx-lcores was given. */
+	bool worker_lcores_set;		/**< --worker-lcores was given. */
+	bool rx_lcores[RTE_MAX_LCORE];	/**< RX role per lcore id. */
+	bool worker_lcores[RTE_MAX_LCORE]; /**< Worker role per lcore id. */
+	char config_file[PATH_MAX];	/**< --config FILE, "" = none. */
+	bool dump_config;		/**< --dump-config: print and exit. */
+	char eal_args[TP_EAL_ARGS_LEN];	/**< [eal] args from the file. */
+};
+
+/**
+ * Parse the application's part of the command line (after "--"), loading
+ * the --config file first if one is given, so the command line wins.
+ *
+ * @return
+ *   0 on success, 1 if --help was asked for, -EINVAL after printing one
+ *   error message naming the problem.
+ */
+int tp_config_parse(struct tp_config *cfg, int argc, char **argv);
+
+/** Fill the configuration with the defaults the usage text shows. */
+void tp_config_defaults(struct tp_config *cfg);
+
+/** Print the usage text, generated from the option table. */
+void tp_config_usage(const char *prgname);
+
+/** Print the effective configuration, one "key = value" per line. */
+void tp_config_dump(const struct tp_config *cfg);
+
+/** Name of a timeout class ("tcp-syn", ..., "active"). */
+const char *tp_tmo_class_name(enum tp_tmo_class c);
+
+#endif /* _TP_CONFIG_H_ */

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _TP_FLOW_H_
+#define _TP_FLOW_H_
+
+/*
+ * Flow table, flow entries and their life cycle.
+ *
+ * Entries live in one rte_zmalloc'ed array indexed by the key position that
+ * rte_hash returns, so two RX lcores adding the same new key get the same
+ * entry. Each entry embeds its rte_event_timer.
+ *
+ * The life of an entry is one 32-bit word, 'ref' (see GUIDE.rst, "Flow
+ * life cycle and concurrency"):
+ *   0              FREE: no flow uses the slot.
+ *   TP_REF_INIT    claimed by the RX lcore that creates the flow.
+ *   count          LIVE: count = 1 for the timer (armed, or its expiry event
+ *                  in flight) + 1 per packet event in flight.
+ *   reason | count DEAD (ending): the end reason is set, no new references
+ *                  can be taken; the holder of the last reference writes
+ *                  the flow record and returns the slot after an RCU grace
+ *                  period.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_event_timer_adapter.h>
+#include <rte_hash.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+#include <rte_spinlock.h>
+
+struct tp_ctx;
+struct tp_lcore;
+
+/** IPFIX flowEndReason (RFC 5102), also the index of per-reason counters. */
+enum tp_end_reason {
+	TP_END_NONE = 0,		/**< Live. */
+	TP_END_IDLE = 1,		/**< Idle timeout. */
+	TP_END_ACTIVE = 2,		/**< Active timeout. */
+	TP_END_EOF = 3,			/**< End of flow detected (FIN/RST). */
+	TP_END_FORCED = 4,		/**< Forced end (shutdown). */
+	TP_END_LACK = 5,		/**< Lack of resources. */
+	TP_END_MAX
+};
+
+/** Bidirectional flow key: the lower (address, port) end comes first. */
+struct tp_flow_key {
+	uint8_t addr[2][16];	/**< IPv4 uses the first 4 bytes. */
+	uint16_t port[2];	/**< L4 ports, network order (0: none). */
+	uint16_t vlan[2];	/**< Outer and inner VLAN id (0: none). */
+	uint8_t proto;		/**< IP protocol (after IPv6 extensions). */
+	uint8_t ipver;		/**< 4 or 6. */
+	uint16_t pad;		/**< Zero. */
+};
+
+/* Reference word layout. */
+#define TP_REF_COUNT_MASK 0x00ffffffu
+#define TP_REF_REASON_SHIFT 24
+#define TP_REF_REASON_MASK (0xfu << TP_REF_REASON_SHIFT)
+#define TP_REF_INIT (1u << 31)
+#define TP_REF_FREE 0u
+
+/** Position meaning "no flow" in packet metadata. */
+#define TP_POS_NONE UINT32_MAX
+
+/** A flow. RX writes the first line, workers the counters. */
+struct tp_flow {
+	uint32_t ref;			/**< Life cycle word (atomic). */
+	uint8_t tmo_class;		/**< enum tp_tmo_class (atomic u8). */
+	uint8_t init_lo;		/**< Initiator is key end 0. */
+	uint16_t pad;
+	uint32_t sig;			/**< Hash of the key. */
+	uint32_t pos;			/**< Own index (key position). */
+	uint64_t last_tsc;		/**< Last packet seen by RX (atomic). */
+	uint64_t first_tsc;		/**< Creation, for the active timeout. */
+	uint64_t serial;		/**< Creation order, for --trace-timers. */
+	struct tp_flow_key key;		/**< Key, for delete and the record. */
+	/* Packet counters, written under the flow's scheduling context. */
+	uint64_t pkts[2];		/**< Packets per direction. */
+	uint64_t bytes[2];		/**< Bytes (L2 frames) per direction. */
+	uint64_t first_ts;		/**< First packet time (record clock). */
+	uint64_t last_ts;		/**< Last packet time (record clock). */
+	uint8_t tcp_flags[2];		/**< TCP flags seen per direction. */
+	/* Timer: operated only by the holder of tim_lock once published. */
+	rte_spinlock_t tim_lock;	/**< Serialises arm/cancel/expiry. */
+	uint64_t deadline_tsc;		/**< When the armed timer is due. */
+	struct rte_event_timer tim __rte_cache_aligned; /**< The timer. */
+} __rte_cache_aligned;
+
+/** Flow table. */
+struct tp_flow_table {
+	struct rte_hash *h;		/**< Key -> position (LF, multi-writer). */
+	struct tp_flow *entries;	/**< Indexed by position. */
+	uint32_t nb_entries;		/**< Positions rte_hash may return. */
+	uint32_t capacity;		/**< Live flow limit (--flows). */
+	uint32_t nb_live;		/**< Flows not yet ending (atomic). */
+	uint64_t next_serial;		/**< Creation counter (atomic). */
+	struct rte_rcu_qsbr *qsv;	/**< RX lcores are its readers. */
+	struct rte_rcu_qsbr_dq *dq;	/**< Positions waiting for a grace. */
+	rte_spinlock_t reclaim_lock;	/**< rte_hash_free_key_* is not MT safe. */
+	uint64_t reclaimed;		/**< Positions returned (under lock). */
+};
+
+/** Per-packet metadata, an mbuf dynamic field written by RX. */
+struct tp_pkt_meta {
+	uint32_t pos;		/**< Flow entry, TP_POS_NONE: none. */
+	uint8_t dir;		/**< 0: from the initiator, 1: reply. */
+	uint8_t tcp_flags;	/**< TCP flags of this packet. */
+	uint16_t pad;
+	uint64_t ts;		/**< Packet time (record clock units). */
+};
+
+/** One flow record, as queued from the lcores to the writer (main). */
+struct tp_flow_record {
+	uint8_t src_addr[16];	/**< Initiator address. */
+	uint8_t dst_addr[16];	/**< Responder address. */
+	uint64_t first_ns;	/**< First packet, ns since the epoch. */
+	uint64_t last_ns;	/**< Last packet, ns since the epoch. */
+	uint64_t pkts[2];	/**< Packets: forward, reverse. */
+	uint64_t bytes[2];	/**< Bytes: forward, reverse. */
+	uint64_t serial;	/**< Flow serial. */
+	uint16_t src_port;	/**< Initiator port (host order). */
+	uint16_t dst_port;	/**< Responder port (host order). */
+	uint16_t vlan[2];	/**< Outer, inner VLAN id. */
+	uint8_t ipver;		/**< 4 or 6. */
+	uint8_t proto;		/**< IP protocol. */
+	uint8_t tcp_flags[2];	/**< TCP flags: forward, reverse. */
+	uint8_t end_reason;	/**< enum tp_end_reason. */
+	uint8_t pad[3];
+};
+
+/** Timer trace event kinds (--trace-timers). */
+enum tp_trace_kind {
+	TP_TRACE_ARM,		/**< Flow created, timer armed. */
+	TP_TRACE_REFRESH,	/**< Cancel + re-arm (every-packet, FIN). */
+	TP_TRACE_EXPIRE,	/**< Expiry event processed. */
+	TP_TRACE_REARM,		/**< Re-armed for the time left. */
+	TP_TRACE_CANCEL,	/**< Cancelled (flow ended early). */
+	TP_TRACE_END,		/**< Flow ends (reason). */
+	TP_TRACE_RECORD,	/**< Flow record written. */
+};
+
+/** One trace event. */
+struct tp_trace_ev {
+	uint64_t tsc;		/**< When. */
+	uint64_t serial;	/**< Flow serial. */
+	uint64_t arg;		/**< Ticks, or lateness in ns for expire. */
+	uint32_t lcore;		/**< Which lcore. */
+	uint8_t kind;		/**< enum tp_trace_kind. */
+	uint8_t reason;		/**< End reason for END/RECORD. */
+	uint16_t pad;
+	struct tp_flow_key key;	/**< For ARM. */
+	uint8_t init_lo;	/**< Initiator side of key. */
+	uint8_t pad2[3];
+};
+
+/** Record writer state (main lcore). */
+struct tp_records {
+	struct rte_ring *ring;	/**< tp_flow_record, MP/SC. */
+	struct rte_ring *trace;	/**< tp_trace_ev, MP/SC. */
+	FILE *log;		/**< --flow-log, or NULL. */
+	uint64_t written;	/**< Records written (main). */
+	uint64_t ring_full;	/**< Pushes that had to wait (atomic). */
+};
+
+static inline bool
+tp_ref_is_live(uint32_t r)
+{
+	return r != TP_REF_FREE && (r & (TP_REF_INIT | TP_REF_REASON_MASK)) == 0;
+}
+
+static inline bool
+tp_ref_is_dead(uint32_t r)
+{
+	return (r & TP_REF_REASON_MASK) != 0;
+}
+
+static inline uint32_t
+tp_ref_reason(uint32_t r)
+{
+	return (r & TP_REF_REASON_MASK) >> TP_REF_REASON_SHIFT;
+}
+
+static inline struct tp_flow *
+tp_flow_from_timer(struct rte_event_timer *tim)
+{
+	return container_of(tim, struct tp_flow, tim);
+}
+
+/* tp_flow.c */
+int tp_flow_table_create(struct tp_ctx *ctx);
+void tp_flow_table_free(struct tp_ctx *ctx);
+int tp_flow_rcu_register(struct tp_ctx *ctx, unsigned int lcore_id);
+struct tp_flow *tp_flow_get(struct tp_ctx *ctx, struct tp_lcore *lc,
+			    const struct tp_flow_key *key, uint32_t sig,
+			    int32_t pos, bool lo_is_src, uint8_t tcp_flags,
+			    uint64_t now, uint64_t ts, uint8_t *dir,
+			    bool *created);
+void tp_flow_refresh(struct tp_ctx *ctx, struct tp_lcore *lc,
+		     struct tp_flow *f, uint64_t now);
+void tp_flow_shorten(struct tp_ctx *ctx, struct tp_lcore *lc,
+		     struct tp_flow *f, uint64_t now);
+void tp_flow_put(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f);
+void tp_flow_expired(struct tp_ctx *ctx, struct tp_lcore *lc,
+		     struct tp_flow *f, uint64_t now);
+bool tp_flow_end(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+		 enum tp_end_reason reason);
+uint32_t tp_flow_force_end(struct tp_ctx *ctx, struct tp_lcore *lc,
+			   uint32_t max);
+void tp_flow_reclaim(struct tp_ctx *ctx);
+uint64_t tp_flow_count_timers(const struct tp_ctx *ctx);
+
+/* tp_record.c */
+int tp_records_init(struct tp_ctx *ctx);
+void tp_records_free(struct tp_ctx *ctx);
+void tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
+		    const struct tp_flow *f, enum tp_end_reason reason);
+unsigned int tp_records_drain(struct tp_ctx *ctx);
+void tp_trace_push(struct tp_ctx *ctx, const struct tp_flow *f,
+		   enum tp_trace_kind kind, uint64_t arg, uint8_t reason);
+unsigned int tp_trace_drain(struct tp_ctx *ctx);
+const char *tp_end_reason_name(unsigned int reason);
+
+#endif /* _TP_FLOW_H_ */

@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Ethdev ports: selection by portmask, forwarding pairs, the mbuf pool
+ * (sized for rings, events in flight and, for net_pcap infinite_rx, the
+ * whole capture per queue), RX queues with RSS where the port has it,
+ * start, link wait and stop.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_bus.h>
+#include <rte_cycles.h>
+#include <rte_dev.h>
+#include <rte_devargs.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_mempool.h>
+
+#include "tp_common.h"
+#include "tp_ports.h"
+
+#define TP_MEMPOOL_CACHE 256
+#define TP_MIN_MBUFS 8192
+
+/* Count the packets of a pcap file (for infinite_rx pool sizing). */
+static uint64_t
+tp_pcap_count(const char *path)
+{
+	uint8_t hdr[24], rec[16];
+	uint64_t n = 0;
+	uint32_t caplen;
+	bool swap;
+	FILE *f;
+
+	f = fopen(path, "rb");
+	if (f == NULL)
+		return 0;
+	if (fread(hdr, sizeof(hdr), 1, f) != 1)
+		goto out;
+	swap = hdr[0] == 0xa1 || hdr[0] == 0x4d; /* big-endian magic */
+	while (fread(rec, sizeof(rec), 1, f) == 1) {
+		caplen = swap ? (uint32_t)rec[8] << 24 | rec[9] << 16 |
+			rec[10] << 8 | rec[11] :
+			(uint32_t)rec[11] << 24 | rec[10] << 16 |
+			rec[9] << 8 | rec[8];
+		if (fseek(f, caplen, SEEK_CUR) != 0)
+			break;
+		n++;
+	}
+out:
+	fclose(f);
+	return n;
+}
+
+/* net_pcap with infinite_rx=1 loads each rx_pcap file into our pool. */
+static uint64_t
+tp_port_capture_mbufs(uint16_t port)
+{
+	const struct rte_devargs *da;
+	struct rte_eth_dev_info info;
+	char args[1024], *tok, *save = NULL;
+	uint64_t n = 0;
+
+	if (rte_eth_dev_info_get(port, &info) != 0 || info.device == NULL ||
+	    strcmp(info.driver_name, "net_pcap") != 0)
+		return 0;
+	da = rte_dev_devargs(info.device);
+	if (da == NULL || da->args == NULL ||
+	    strstr(da->args, "infinite_rx=1") == NULL)
+		return 0;
+	snprintf(args, sizeof(args), "%s", da->args);
+	for (tok = strtok_r(args, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save))
+		if (strncmp(tok, "rx_pcap=", 8) == 0)
+			n += tp_pcap_count(tok + 8);
+	if (n > 0)
+		TP_LOG(INFO, "port %u: infinite_rx holds %" PRIu64 " mbufs",
+		       port, n);
+	return n;
+}
+
+/* Ports in the portmask, and l2fwd-style pairs. */
+int
+tp_ports_probe(struct tp_ctx *ctx)
+{
+	const struct tp_config *cfg = ctx->cfg;
+	uint16_t port, i;
+
+	RTE_ETH_FOREACH_DEV(port) {
+		if (port >= 64 || (cfg->portmask & (UINT64_C(1) << port)) == 0)
+			continue;
+		ctx->ports[ctx->nb_ports++] = port;
+	}
+	if (ctx->nb_ports == 0) {
+		TP_LOG(ERR, "no port matches the port mask: add a port, e.g. "
+		       "--vdev=net_pcap0,rx_pcap=in.pcap,tx_pcap=out.pcap, "
+		       "or fix -p (see --help)");
+		return -EINVAL;
+	}
+	for (i = 0; i < 64 && cfg->portmask != UINT64_MAX; i++) {
+		if ((cfg->portmask & (UINT64_C(1) << i)) != 0 &&
+		    !rte_eth_dev_is_valid_port(i)) {
+			TP_LOG(ERR, "-p names port %u, which does not exist "
+			       "(see --help)", i);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < ctx->nb_ports; i++)
+		ctx->dst_port[ctx->ports[i]] = ctx->ports[i];
+	for (i = 0; cfg->fwd_mode == TP_FWD_PAIR && i + 1 < ctx->nb_ports;
+	     i += 2) {
+		ctx->dst_port[ctx->ports[i]] = ctx->ports[i + 1];
+		ctx->dst_port[ctx->ports[i + 1]] = ctx->ports[i];
+	}
+	if (cfg->fwd_mode == TP_FWD_PAIR && ctx->nb_ports % 2 == 1)
+		TP_LOG(INFO, "odd number of ports: port %u forwards to itself",
+		       ctx->ports[ctx->nb_ports - 1]);
+	return 0;
+}
+
+static int
+tp_pool_create(struct tp_ctx *ctx)
+{
+	const struct tp_config *cfg = ctx->cfg;
+	uint64_t n = 0;
+	uint16_t i, p;
+
+	for (i = 0; i < ctx->nb_ports; i++) {
+		p = ctx->ports[i];
+		n += (uint64_t)ctx->nb_rxq[p] * cfg->nb_rxd +
+			(uint64_t)ctx->nb_txq[p] * cfg->nb_txd +
+			tp_port_capture_mbufs(p);
+		/* Per-lcore TX buffers and replay stashes. */
+		n += (uint64_t)rte_lcore_count() * 2 * cfg->burst;
+	}
+	/* Events in flight each hold one, plus per-lcore caches. */
+	n += ctx->evd.nb_events ? ctx->evd.nb_events : cfg->nb_events;
+	n += (uint64_t)rte_lcore_count() * TP_MEMPOOL_CACHE;
+	n = RTE_MAX(n, (uint64_t)TP_MIN_MBUFS);
+	if (cfg->nb_mbufs != 0)
+		n = cfg->nb_mbufs;
+	if (n > UINT32_MAX)
+		n = UINT32_MAX;
+	ctx->pool = rte_pktmbuf_pool_create("tp_mbufs", (unsigned int)n,
+					    TP_MEMPOOL_CACHE, 0,
+					    RTE_MBUF_DEFAULT_BUF_SIZE,
+					    rte_socket_id());
+	if (ctx->pool == NULL) {
+		TP_LOG(ERR, "cannot create a pool of %" PRIu64 " mbufs: %s", n,
+		       rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	TP_LOG(INFO, "mbuf pool: %" PRIu64 " mbufs", n);
+	return 0;
+}
+
+/* Our packet metadata and the RX timestamp (replay pace) dynfields. */
+static int
+tp_dynfields(struct tp_ctx *ctx)
+{
+	static const struct rte_mbuf_dynfield meta = {
+		.name = "tp_pkt_meta",
+		.size = sizeof(struct tp_pkt_meta),
+		.align = __alignof__(struct tp_pkt_meta),
+	};
+	int ret;
+
+	ctx->meta_offset = rte_mbuf_dynfield_register(&meta);
+	if (ctx->meta_offset < 0) {
+		TP_LOG(ERR, "cannot register the mbuf field: %s",
+		       rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	ctx->replay.ts_offset = -1;
+	ret = rte_mbuf_dyn_rx_timestamp_register(&ctx->replay.ts_offset,
+						 &ctx->replay.ts_flag);
+	if (ret < 0 && ctx->cfg->replay_pace) {
+		TP_LOG(ERR, "cannot register the RX timestamp field");
+		return ret;
+	}
+	/* net_pcap stores the capture time in microseconds. */
+	ctx->replay.ts_unit_ns = 1000;
+	return 0;
+}
+
+static int
+tp_port_configure(struct tp_ctx *ctx, uint16_t port)
+{
+	const struct tp_config *cfg = ctx->cfg;
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	uint16_t nb_rxd = cfg->nb_rxd, nb_txd = cfg->nb_txd;
+	uint16_t want_rxq, q;
+	int ret;
+
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_info_get(port, &info);
+	if (ret < 0)
+		return ret;
+	want_rxq = cfg->rx_queues ? cfg->rx_queues : ctx->nb_rx_lcores;
+	ctx->nb_rxq[port] = RTE_MIN(want_rxq, info.max_rx_queues);
+	if (ctx->nb_rxq[port] == 0) {
+		TP_LOG(ERR, "port %u (%s) has no RX queue", port,
+		       info.driver_name);
+		return -EINVAL;
+	}
+	if (ctx->nb_rxq[port] < want_rxq)
+		TP_LOG(INFO, "port %u (%s): %u RX queues (its maximum)", port,
+		       info.driver_name, ctx->nb_rxq[port]);
+	ctx->nb_txq[port] = RTE_MIN((uint16_t)ctx->nb_worker_lcores,
+				    info.max_tx_queues);
+	ctx->nb_txq[port] = RTE_MAX(ctx->nb_txq[port], (uint16_t)1);
+	ctx->txq_shared[port] = ctx->nb_txq[port] < ctx->nb_worker_lcores;
+	rte_spinlock_init(&ctx->txq_lock[port]);
+	/* RSS where the port has it; otherwise the app's own hash decides. */
+	if (ctx->nb_rxq[port] > 1 && info.flow_type_rss_offloads != 0) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = (RTE_ETH_RSS_IP |
+			RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) &
+			info.flow_type_rss_offloads;
+	}
+	ret = rte_eth_dev_configure(port, ctx->nb_rxq[port], ctx->nb_txq[port],
+				    &conf);
+	if (ret < 0) {
+		TP_LOG(ERR, "port %u: configure failed: %s", port,
+		       strerror(-ret));
+		return ret;
+	}
+	ret = rte_eth_dev_adjust_nb_rx_tx_desc(port, &nb_rxd, &nb_txd);
+	if (ret < 0)
+		return ret;
+	for (q = 0; q < ctx->nb_rxq[port]; q++) {
+		ret = rte_eth_rx_queue_setup(port, q, nb_rxd,
+					     rte_eth_dev_socket_id(port), NULL,
+					     ctx->pool);
+		if (ret < 0) {
+			TP_LOG(ERR, "port %u: RX queue %u setup failed: %s "
+			       "(with infinite_rx the pool must hold the "
+			       "capture; see --mbufs)", port, q,
+			       strerror(-ret));
+			return ret;
+		}
+	}
+	for (q = 0; q < ctx->nb_txq[port]; q++) {
+		ret = rte_eth_tx_queue_setup(port, q, nb_txd,
+					     rte_eth_dev_socket_id(port), NULL);
+		if (ret < 0) {
+			TP_LOG(ERR, "port %u: TX queue %u setup failed: %s",
+			       port, q, strerror(-ret));
+			return ret;
+		}
+	}
+	return rte_eth_macaddr_get(port, &ctx->port_mac[port]);
+}
+
+int
+tp_ports_setup(struct tp_ctx *ctx)
+{
+	uint16_t i;
+	int ret;
+
+	ret = tp_dynfields(ctx);
+	if (ret < 0)
+		return ret;
+	/* Queue counts first: the pool is sized from them. */
+	for (i = 0; i < ctx->nb_ports; i++) {
+		uint16_t p = ctx->ports[i];
+		struct rte_eth_dev_info info;
+
+		ret = rte_eth_dev_info_get(p, &info);
+		if (ret < 0)
+			return ret;
+		ctx->nb_rxq[p] = RTE_MIN(ctx->cfg->rx_queues ?
+					 ctx->cfg->rx_queues :
+					 ctx->nb_rx_lcores, info.max_rx_queues);
+		ctx->nb_txq[p] = RTE_MIN(ctx->nb_worker_lcores,
+					 info.max_tx_queues);
+	}
+	ret = tp_pool_create(ctx);
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < ctx->nb_ports; i++) {
+		ret = tp_port_configure(ctx, ctx->ports[i]);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* Wait for links, at most 3 s, leaving early on a signal. */
+static void
+tp_ports_wait_link(struct tp_ctx *ctx)
+{
+	struct rte_eth_link link;
+	unsigned int tries, i, up;
+
+	for (tries = 0; tries < 30 && tp_quit_signal == 0; tries++) {
+		for (i = 0, up = 0; i < ctx->nb_ports; i++) {
+			memset(&link, 0, sizeof(link));
+			if (rte_eth_link_get_nowait(ctx->ports[i], &link) == 0 &&
+			    link.link_status == RTE_ETH_LINK_UP)
+				up++;
+		}
+		if (up == ctx->nb_ports)
+			return;
+		rte_delay_ms(100);
+	}
+	TP_LOG(WARNING, "not every link is up; continuing");
+}
+
+int
+tp_ports_start(struct tp_ctx *ctx)
+{
+	uint16_t i, p;
+	int ret;
+
+	for (i = 0; i < ctx->nb_ports; i++) {
+		p = ctx->ports[i];
+		ret = rte_eth_dev_start(p);
+		if (ret < 0) {
+			TP_LOG(ERR, "port %u: start failed: %s", p,
+			       strerror(-ret));
+			return ret;
+		}
+		ret = rte_eth_promiscuous_enable(p);
+		if (ret < 0 && ret != -ENOTSUP)
+			TP_LOG(WARNING, "port %u: promiscuous mode: %s", p,
+			       strerror(-ret));
+	}
+	ctx->ports_started = true;
+	tp_ports_wait_link(ctx);
+	return 0;
+}
+
+/* Stop and close the ports (net_pcap closes its output file here). */
+void
+tp_ports_stop(struct tp_ctx *ctx)
+{
+	uint16_t i;
+
+	for (i = 0; i < ctx->nb_ports; i++) {
+		if (ctx->ports_started)
+			rte_eth_dev_stop(ctx->ports[i]);
+		rte_eth_dev_close(ctx->ports[i]);
+	}
+	ctx->ports_started = false;
+	rte_mempool_free(ctx->pool);
+	ctx->pool = NULL;
+}

@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Flow records and timer traces. Whoever drops a flow's last reference
+ * builds its record and queues it on a ring; the main lcore writes the ring
+ * to --flow-log (CSV or JSON lines), so no fast-path lcore does file I/O.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_ring.h>
+#include <rte_ring_elem.h>
+
+#include "tp_common.h"
+
+#define TP_RECORD_RING_SIZE 65536
+#define TP_TRACE_RING_SIZE 16384
+#define TP_DRAIN_BURST 64
+
+static const char *const tp_reason_names[TP_END_MAX] = {
+	[TP_END_NONE] = "live",
+	[TP_END_IDLE] = "idle_timeout",
+	[TP_END_ACTIVE] = "active_timeout",
+	[TP_END_EOF] = "end_of_flow",
+	[TP_END_FORCED] = "forced_end",
+	[TP_END_LACK] = "lack_of_resources",
+};
+
+const char *
+tp_end_reason_name(unsigned int reason)
+{
+	return reason < TP_END_MAX ? tp_reason_names[reason] : "?";
+}
+
+/* Packet time in record clock units -> ns since the epoch. */
+static uint64_t
+tp_ts_to_ns(const struct tp_ctx *ctx, uint64_t ts)
+{
+	if (ctx->cfg->replay_pace)
+		return ts;	/* capture time already */
+	return ctx->start_ns + (ts > ctx->start_tsc ?
+		tp_cycles_to_ns(ts - ctx->start_tsc, ctx->hz) : 0);
+}
+
+int
+tp_records_init(struct tp_ctx *ctx)
+{
+	struct tp_records *rec = &ctx->rec;
+	const struct tp_config *cfg = ctx->cfg;
+
+	rec->ring = rte_ring_create_elem("tp_records",
+					 sizeof(struct tp_flow_record),
+					 TP_RECORD_RING_SIZE, rte_socket_id(),
+					 RING_F_SC_DEQ);
+	if (rec->ring == NULL)
+		goto fail;
+	if (cfg->trace_timers > 0) {
+		rec->trace = rte_ring_create_elem("tp_trace",
+						  sizeof(struct tp_trace_ev),
+						  TP_TRACE_RING_SIZE,
+						  rte_socket_id(),
+						  RING_F_SC_DEQ);
+		if (rec->trace == NULL)
+			goto fail;
+	}
+	if (cfg->flow_log[0] == '\0')
+		return 0;
+	rec->log = fopen(cfg->flow_log, "w");
+	if (rec->log == NULL) {
+		TP_LOG(ERR, "cannot open --flow-log '%s': %s", cfg->flow_log,
+		       strerror(errno));
+		tp_records_free(ctx);
+		return -errno;
+	}
+	if (cfg->log_format == TP_LOG_CSV)
+		fprintf(rec->log, "serial,ip_version,proto,src,sport,dst,dport,"
+			"vlan,vlan_inner,first_ns,last_ns,packets_fwd,"
+			"bytes_fwd,packets_rev,bytes_rev,tcp_flags_fwd,"
+			"tcp_flags_rev,end_reason,end_reason_code\n");
+	return 0;
+fail:
+	TP_LOG(ERR, "cannot create the record rings: %s",
+	       rte_strerror(rte_errno));
+	tp_records_free(ctx);
+	return -ENOMEM;
+}
+
+void
+tp_records_free(struct tp_ctx *ctx)
+{
+	struct tp_records *rec = &ctx->rec;
+
+	if (rec->ring != NULL)
+		tp_records_drain(ctx);
+	if (rec->trace != NULL)
+		tp_trace_drain(ctx);
+	if (rec->log != NULL) {
+		fclose(rec->log);
+		rec->log = NULL;
+	}
+	rte_ring_free(rec->ring);
+	rec->ring = NULL;
+	rte_ring_free(rec->trace);
+	rec->trace = NULL;
+}
+
+/* Build the record of a flow whose last reference is gone. 8< */
+void
+tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
+	       const struct tp_flow *f, enum tp_end_reason reason)
+{
+	struct tp_flow_record r;
+	const unsigned int a = f->init_lo ? 0 : 1;	/* initiator end */
+	const unsigned int alen = f->key.ipver == 4 ? 4 : 16;
+
+	RTE_SET_USED(lc);
+	if (ctx->rec.log == NULL)
+		return;
+	memset(&r, 0, sizeof(r));
+	memcpy(r.src_addr, f->key.addr[a], alen);
+	memcpy(r.dst_addr, f->key.addr[a ^ 1], alen);
+	r.src_port = rte_be_to_cpu_16(f->key.port[a]);
+	r.dst_port = rte_be_to_cpu_16(f->key.port[a ^ 1]);
+	r.vlan[0] = f->key.vlan[0];
+	r.vlan[1] = f->key.vlan[1];
+	r.ipver = f->key.ipver;
+	r.proto = f->key.proto;
+	r.first_ns = tp_ts_to_ns(ctx, f->first_ts);
+	r.last_ns = tp_ts_to_ns(ctx, f->last_ts);
+	memcpy(r.pkts, f->pkts, sizeof(r.pkts));
+	memcpy(r.bytes, f->bytes, sizeof(r.bytes));
+	memcpy(r.tcp_flags, f->tcp_flags, sizeof(r.tcp_flags));
+	r.serial = f->serial;
+	r.end_reason = reason;
+	while (rte_ring_mp_enqueue_elem(ctx->rec.ring, &r, sizeof(r)) != 0) {
+		__atomic_fetch_add(&ctx->rec.ring_full, 1, __ATOMIC_RELAXED);
+		if (rte_lcore_id() == ctx->main_lcore)
+			tp_records_drain(ctx);	/* we are the writer */
+		else
+			rte_pause();
+	}
+}
+/* >8 End of building the record. */
+
+static void
+tp_record_write(FILE *out, enum tp_log_format fmt,
+		const struct tp_flow_record *r)
+{
+	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+	int af = r->ipver == 4 ? AF_INET : AF_INET6;
+
+	inet_ntop(af, r->src_addr, src, sizeof(src));
+	inet_ntop(af, r->dst_addr, dst, sizeof(dst));
+	if (fmt == TP_LOG_CSV) {
+		fprintf(out, "%" PRIu64 ",%u,%u,%s,%u,%s,%u,%u,%u,%" PRIu64
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
+			PRIu64 ",%u,%u,%s,%u\n", r->serial, r->ipver, r->proto,
+			src, r->src_port, dst, r->dst_port, r->vlan[0],
+			r->vlan[1], r->first_ns, r->last_ns, r->pkts[0],
+			r->bytes[0], r->pkts[1], r->bytes[1], r->tcp_flags[0],
+			r->tcp_flags[1], tp_end_reason_name(r->end_reason),
+			r->end_reason);
+		return;
+	}
+	fprintf(out, "{\"serial\":%" PRIu64 ",\"ip_version\":%u,\"proto\":%u,"
+		"\"src\":\"%s\",\"sport\":%u,\"dst\":\"%s\",\"dport\":%u,"
+		"\"vlan\":%u,\"vlan_inner\":%u,\"first_ns\":%" PRIu64 ","
+		"\"last_ns\":%" PRIu64 ",\"packets_fwd\":%" PRIu64 ","
+		"\"bytes_fwd\":%" PRIu64 ",\"packets_rev\":%" PRIu64 ","
+		"\"bytes_rev\":%" PRIu64 ",\"tcp_flags_fwd\":%u,"
+		"\"tcp_flags_rev\":%u,\"end_reason\":\"%s\","
+		"\"end_reason_code\":%u}\n", r->serial, r->ipver, r->proto,
+		src, r->src_port, dst, r->dst_port, r->vlan[0], r->vlan[1],
+		r->first_ns, r->last_ns, r->pkts[0], r->bytes[0], r->pkts[1],
+		r->bytes[1], r->tcp_flags[0], r->tcp_flags[1],
+		tp_end_reason_name(r->end_reason), r->end_reason);
+}
+
+/* Main lcore: write queued records. */
+unsigned int
+tp_records_drain(struct tp_ctx *ctx)
+{
+	struct tp_flow_record r[TP_DRAIN_BURST];
+	struct tp_records *rec = &ctx->rec;
+	unsigned int n, i, total = 0;
+
+	do {
+		n = rte_ring_sc_dequeue_burst_elem(rec->ring, r, sizeof(r[0]),
+						   TP_DRAIN_BURST, NULL);
+		for (i = 0; i < n; i++)
+			tp_record_write(rec->log, ctx->cfg->log_format, &r[i]);
+		total += n;
+	} while (n == TP_DRAIN_BURST);
+	rec->written += total;
+	if (total > 0)
+		fflush(rec->log);
+	return total;
+}
+
+void
+tp_trace_push(struct tp_ctx *ctx, const struct tp_flow *f,
+	      enum tp_trace_kind kind, uint64_t arg, uint8_t reason)
+{
+	struct tp_trace_ev ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.tsc = rte_get_timer_cycles();
+	ev.serial = f->serial;
+	ev.arg = arg;
+	ev.lcore = rte_lcore_id();
+	ev.kind = kind;
+	ev.reason = reason;
+	if (kind == TP_TRACE_ARM) {
+		ev.key = f->key;
+		ev.init_lo = f->init_lo;
+	}
+	/* Traces are for learning: if the ring is full, drop silently. */
+	rte_ring_mp_enqueue_elem(ctx->rec.trace, &ev, sizeof(ev));
+}
+
+static const char *
+tp_proto_name(uint8_t proto)
+{
+	switch (proto) {
+	case IPPROTO_TCP:
+		return "tcp";
+	case IPPROTO_UDP:
+		return "udp";
+	case IPPROTO_ICMP:
+		return "icmp";
+	case IPPROTO_ICMPV6:
+		return "icmp6";
+	default:
+		return "ip";
+	}
+}
+
+static void
+tp_trace_print(const struct tp_ctx *ctx, const struct tp_trace_ev *ev)
+{
+	static const char *const kinds[] = {
+		[TP_TRACE_ARM] = "arm", [TP_TRACE_REFRESH] = "refresh",
+		[TP_TRACE_EXPIRE] = "expire", [TP_TRACE_REARM] = "re-arm",
+		[TP_TRACE_CANCEL] = "cancel", [TP_TRACE_END] = "end",
+		[TP_TRACE_RECORD] = "record",
+	};
+	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+	uint64_t t = tp_cycles_to_ns(ev->tsc > ctx->start_tsc ?
+				     ev->tsc - ctx->start_tsc : 0, ctx->hz);
+	uint64_t tick_ns = ctx->cfg->tick_ns;
+	unsigned int a = ev->init_lo ? 0 : 1;
+	int af = ev->key.ipver == 4 ? AF_INET : AF_INET6;
+
+	printf("trace %4" PRIu64 ".%06" PRIu64 "s lcore %u flow %-4" PRIu64
+	       " %-7s", t / 1000000000, (t % 1000000000) / 1000, ev->lcore,
+	       ev->serial, kinds[ev->kind]);
+	switch (ev->kind) {
+	case TP_TRACE_ARM:
+		inet_ntop(af, ev->key.addr[a], src, sizeof(src));
+		inet_ntop(af, ev->key.addr[a ^ 1], dst, sizeof(dst));
+		printf(" %" PRIu64 " ticks (%" PRIu64 " ms)  %s %s:%u -> %s:%u",
+		       ev->arg, ev->arg * tick_ns / 1000000,
+		       tp_proto_name(ev->key.proto), src,
+		       rte_be_to_cpu_16(ev->key.port[a]), dst,
+		       rte_be_to_cpu_16(ev->key.port[a ^ 1]));
+		break;
+	case TP_TRACE_REFRESH:
+	case TP_TRACE_REARM:
+		printf(" %" PRIu64 " ticks (%" PRIu64 " ms)", ev->arg,
+		       ev->arg * tick_ns / 1000000);
+		break;
+	case TP_TRACE_EXPIRE:
+		printf(" %" PRIu64 " us after its deadline", ev->arg / 1000);
+		break;
+	case TP_TRACE_CANCEL:
+	case TP_TRACE_END:
+	case TP_TRACE_RECORD:
+		printf(" %s", tp_end_reason_name(ev->reason));
+		break;
+	}
+	printf("\n");
+}
+
+/* Main lcore: print queued trace events. */
+unsigned int
+tp_trace_drain(struct tp_ctx *ctx)
+{
+	struct tp_trace_ev ev[TP_DRAIN_BURST];
+	unsigned int n, i, total = 0;
+
+	if (ctx->rec.trace == NULL)
+		return 0;
+	do {
+		n = rte_ring_sc_dequeue_burst_elem(ctx->rec.trace, ev,
+						   sizeof(ev[0]),
+						   TP_DRAIN_BURST, NULL);
+		for (i = 0; i < n; i++)
+			tp_trace_print(ctx, &ev[i]);
+		total += n;
+	} while (n == TP_DRAIN_BURST);
+	if (total > 0)
+		fflush(stdout);
+	return total;
+}

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * RX role: poll ethdev queues, classify, find or create each packet's flow
+ * (taking a reference on it), stamp it, and enqueue the packet as a NEW
+ * event on the packet queue, scheduled by flow.
+ */
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_eventdev.h>
+#include <rte_hash.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_prefetch.h>
+#include <rte_rcu_qsbr.h>
+
+#include "tp_common.h"
+#include "tp_lcore.h"
+#include "tp_parse.h"
+#include "tp_stats.h"
+
+/* Capture timestamp of a packet in ns, 0 if it has none. */
+static __rte_always_inline uint64_t
+tp_rx_cap_ns(const struct tp_ctx *ctx, const struct rte_mbuf *m)
+{
+	const struct tp_replay *rp = &ctx->replay;
+
+	if (rp->ts_offset < 0 || (m->ol_flags & rp->ts_flag) == 0)
+		return 0;
+	return *RTE_MBUF_DYNFIELD(m, rp->ts_offset, const uint64_t *) *
+		rp->ts_unit_ns;
+}
+
+/* The first packet fixes the mapping capture time -> TSC. */
+static void
+tp_rx_replay_start(struct tp_ctx *ctx, uint64_t cap_ns, uint64_t now)
+{
+	struct tp_replay *rp = &ctx->replay;
+	uint64_t zero = 0;
+
+	if (__atomic_compare_exchange_n(&rp->base_cap_ns, &zero, cap_ns, false,
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&rp->base_tsc, now, __ATOMIC_RELEASE);
+		return;
+	}
+	while (__atomic_load_n(&rp->base_tsc, __ATOMIC_ACQUIRE) == 0)
+		rte_pause();
+}
+
+/* When a packet is due under --replay-pace (TSC). */
+static __rte_always_inline uint64_t
+tp_rx_due(struct tp_ctx *ctx, uint64_t cap_ns, uint64_t now)
+{
+	struct tp_replay *rp = &ctx->replay;
+
+	if (cap_ns == 0)
+		return now;
+	if (unlikely(__atomic_load_n(&rp->base_tsc, __ATOMIC_ACQUIRE) == 0))
+		tp_rx_replay_start(ctx, cap_ns, now);
+	if (cap_ns <= rp->base_cap_ns)
+		return rp->base_tsc;
+	return rp->base_tsc + tp_ns_to_cycles(cap_ns - rp->base_cap_ns,
+					      ctx->hz);
+}
+
+/* Replay pace: hand out stashed packets once their time has come. 8< */
+static uint16_t
+tp_rx_fetch_paced(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
+		  struct rte_mbuf **pkts, uint16_t burst, uint64_t now)
+{
+	const uint32_t before = q->stash_nb - q->stash_head;
+	uint16_t n = 0;
+
+	if (q->stash_head == q->stash_nb) {
+		q->stash_head = 0;
+		q->stash_nb = rte_eth_rx_burst(q->port, q->queue, q->stash,
+					       burst);
+	}
+	while (q->stash_head < q->stash_nb) {
+		struct rte_mbuf *m = q->stash[q->stash_head];
+
+		if (now < tp_rx_due(ctx, tp_rx_cap_ns(ctx, m), now))
+			break;
+		pkts[n++] = m;
+		q->stash_head++;
+	}
+	/* Read by the control role: the input is not over yet. */
+	__atomic_store_n(&lc->stashed, lc->stashed + (q->stash_nb -
+			 q->stash_head) - before, __ATOMIC_RELAXED);
+	return n;
+}
+/* >8 End of replay pace. */
+
+/* Enqueue every event, retrying on backpressure. 8< */
+static void
+tp_rx_enqueue(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
+	      uint16_t n, bool also_worker)
+{
+	const uint8_t dev = ctx->evd.dev_id;
+	uint16_t sent = 0, i;
+
+	for (;;) {
+		sent += rte_event_enqueue_new_burst(dev, lc->ev_port,
+						    ev + sent, n - sent);
+		if (likely(sent == n))
+			break;
+		lc->stats.ev_enq_retry++;
+		/* A stop request ends RX: what is not in yet is dropped. */
+		if (unlikely(tp_quit_signal != 0))
+			goto abandon;
+		/* Out of credits: on a combined lcore, our own worker role
+		 * must drain the port or nobody will.
+		 */
+		if (also_worker)
+			tp_worker_poll(ctx, lc);
+		else
+			rte_pause();
+		if (lc->roles & TP_ROLE_CONTROL)
+			tp_control_poll(ctx, lc, rte_get_timer_cycles());
+	}
+	lc->stats.ev_enq += n;
+	return;
+abandon:
+	lc->stats.ev_enq += sent;
+	for (i = sent; i < n; i++) {
+		struct tp_pkt_meta *meta = tp_meta(ctx, ev[i].mbuf);
+
+		if (meta->pos != TP_POS_NONE)
+			tp_flow_put(ctx, lc, &ctx->ft.entries[meta->pos]);
+		rte_pktmbuf_free(ev[i].mbuf);
+		lc->stats.drops[TP_DROP_SHUTDOWN]++;
+	}
+}
+/* >8 End of enqueue with retry. */
+
+static __rte_always_inline void
+tp_rx_event(struct rte_event *ev, struct rte_mbuf *m, uint32_t flow_id,
+	    uint8_t sched_type)
+{
+	ev->event = 0;
+	ev->flow_id = flow_id & 0xfffff;
+	ev->op = RTE_EVENT_OP_NEW;
+	ev->event_type = RTE_EVENT_TYPE_ETHDEV;
+	ev->sched_type = sched_type;
+	ev->queue_id = TP_QUEUE_PKT;
+	ev->priority = RTE_EVENT_DEV_PRIORITY_NORMAL;
+	ev->mbuf = m;
+}
+
+/* Packet time in the record clock: capture ns or TSC. */
+static __rte_always_inline uint64_t
+tp_rx_ts(const struct tp_ctx *ctx, const struct rte_mbuf *m, uint64_t now)
+{
+	if (ctx->cfg->replay_pace) {
+		uint64_t ns = tp_rx_cap_ns(ctx, m);
+
+		return ns != 0 ? ns : ctx->start_ns;
+	}
+	return now;
+}
+
+/* Per-burst work arrays. */
+struct tp_rx_burst {
+	struct tp_parsed parsed[TP_MAX_BURST];
+	enum tp_pkt_class cls[TP_MAX_BURST];
+	uint32_t sig[TP_MAX_BURST];
+	const void *keys[TP_MAX_BURST];
+	int32_t pos[TP_MAX_BURST];
+	uint16_t idx[TP_MAX_BURST];	/* burst index of the i-th flow pkt */
+	struct rte_event ev[TP_MAX_BURST];
+};
+
+/* Classify, hash and bulk-lookup a burst. */
+static uint16_t
+tp_rx_classify(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
+	       struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t i, nf = 0;
+
+	for (i = 0; i < n; i++) {
+		if (i + 1 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+		lc->stats.rx_bytes += pkts[i]->pkt_len;
+		b->cls[i] = tp_parse(pkts[i], &b->parsed[i]);
+		if (b->cls[i] != TP_PKT_FLOW)
+			continue;
+		if (b->parsed[i].key.ipver == 4)
+			lc->stats.rx_ipv4++;
+		else
+			lc->stats.rx_ipv6++;
+		b->sig[nf] = rte_hash_hash(ctx->ft.h, &b->parsed[i].key);
+		b->keys[nf] = &b->parsed[i].key;
+		b->idx[nf] = i;
+		nf++;
+	}
+	if (nf > 0)
+		rte_hash_lookup_with_hash_bulk(ctx->ft.h, b->keys, b->sig, nf,
+					       b->pos);
+	return nf;
+}
+
+/* Attach one IP packet to its flow; false if it was dropped. */
+static __rte_always_inline bool
+tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
+	   const struct tp_parsed *pp, uint32_t sig, int32_t pos, uint64_t now)
+{
+	struct tp_pkt_meta *meta = tp_meta(ctx, m);
+	uint64_t ts = tp_rx_ts(ctx, m, now);
+	struct tp_flow *f;
+	bool created;
+	uint8_t dir;
+
+	f = tp_flow_get(ctx, lc, &pp->key, sig, pos, pp->lo_is_src,
+			pp->tcp_flags, now, ts, &dir, &created);
+	if (f == NULL) {
+		rte_pktmbuf_free(m);	/* table full, counted */
+		return false;
+	}
+	/* every-packet refresh, except for the packet that created it */
+	if (ctx->cfg->refresh == TP_REFRESH_EVERY_PACKET &&
+	    !created)
+		tp_flow_refresh(ctx, lc, f, now);
+	meta->pos = f->pos;
+	meta->dir = dir;
+	meta->tcp_flags = pp->tcp_flags;
+	meta->ts = ts;
+	return true;
+}
+
+/* RX role: one queue per call. 8< */
+unsigned int
+tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
+{
+	const struct tp_config *cfg = ctx->cfg;
+	struct rte_mbuf *pkts[TP_MAX_BURST];
+	struct tp_rx_burst b;
+	struct tp_rxq *q;
+	uint16_t n, nf, i, j, k = 0;
+	uint64_t now;
+
+	if (lc->nb_rxq == 0)
+		return 0;
+	q = &lc->rxq[lc->rxq_next];
+	lc->rxq_next = lc->rxq_next + 1 == lc->nb_rxq ? 0 : lc->rxq_next + 1;
+	now = rte_get_timer_cycles();
+	if (cfg->replay_pace)
+		n = tp_rx_fetch_paced(ctx, lc, q, pkts, cfg->burst, now);
+	else
+		n = rte_eth_rx_burst(q->port, q->queue, pkts, cfg->burst);
+	if (n == 0) {
+		rte_rcu_qsbr_quiescent(ctx->ft.qsv, lc->rcu_id);
+		return 0;
+	}
+	lc->stats.rx_pkts += n;
+	nf = tp_rx_classify(ctx, lc, &b, pkts, n);
+	for (i = 0, j = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+
+		if (b.cls[i] == TP_PKT_FLOW) {
+			if (!tp_rx_flow(ctx, lc, m, &b.parsed[i], b.sig[j],
+					b.pos[j], now)) {
+				j++;
+				continue;
+			}
+			tp_rx_event(&b.ev[k++], m, b.sig[j], cfg->sched_type);
+			j++;
+			continue;
+		}
+		if (b.cls[i] == TP_PKT_MALFORMED) {
+			lc->stats.rx_malformed++;
+			if (cfg->malformed == TP_MALFORMED_DROP) {
+				lc->stats.drops[TP_DROP_MALFORMED]++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+		} else {
+			lc->stats.rx_non_ip++;
+		}
+		tp_meta(ctx, m)->pos = TP_POS_NONE;
+		tp_rx_event(&b.ev[k++], m, m->port, cfg->sched_type);
+	}
+	RTE_SET_USED(nf);
+	if (k > 0)
+		tp_rx_enqueue(ctx, lc, b.ev, k, also_worker);
+	/* Every flow we touched holds a reference now: we are quiescent. */
+	rte_rcu_qsbr_quiescent(ctx->ft.qsv, lc->rcu_id);
+	return n;
+}
+/* >8 End of RX role. */
+
+/* RX role ends: free stashed packets, leave the RCU reader set. */
+void
+tp_rx_stop(struct tp_ctx *ctx, struct tp_lcore *lc)
+{
+	uint16_t i;
+
+	for (i = 0; i < lc->nb_rxq; i++) {
+		struct tp_rxq *q = &lc->rxq[i];
+
+		while (q->stash_head < q->stash_nb)
+			rte_pktmbuf_free(q->stash[q->stash_head++]);
+	}
+	__atomic_store_n(&lc->stashed, 0, __ATOMIC_RELAXED);
+	rte_rcu_qsbr_thread_offline(ctx->ft.qsv, lc->rcu_id);
+}

@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Statistics: the periodic screen (-T), telemetry (/timer_pipeline/stats,
+ * /timer_pipeline/flows), the exit summary and the exactly-once check.
+ * Readers sum the per-lcore slots without locks (one writer per slot).
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+#include <rte_memzone.h>
+#include <rte_telemetry.h>
+
+#include "tp_common.h"
+#include "tp_stats.h"
+
+/* The context is a memzone: 22.11 telemetry callbacks take no argument. */
+#define TP_CTX_MZ "timer_pipeline_ctx"
+
+static const char *const tp_drop_names[TP_DROP_MAX] = {
+	[TP_DROP_MALFORMED] = "malformed",
+	[TP_DROP_TABLE_FULL] = "table_full",
+	[TP_DROP_FWD] = "fwd_drop",
+	[TP_DROP_TX] = "tx_full",
+	[TP_DROP_SHUTDOWN] = "shutdown",
+};
+
+static void
+tp_stats_add(struct tp_lcore_stats *t, const struct tp_lcore_stats *s)
+{
+	const uint64_t *src = (const uint64_t *)s;
+	uint64_t *dst = (uint64_t *)t;
+	uint64_t max = t->lat_max_ns;
+	size_t i;
+
+	/* Every member is a u64 counter; the maximum is fixed up below. */
+	for (i = 0; i < offsetof(struct tp_lcore_stats, idle_polls) /
+	     sizeof(uint64_t) + 1; i++)
+		dst[i] += __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+	t->lat_max_ns = RTE_MAX(max, s->lat_max_ns);
+}
+
+void
+tp_stats_sum(const struct tp_ctx *ctx, struct tp_lcore_stats *tot)
+{
+	unsigned int id;
+
+	memset(tot, 0, sizeof(*tot));
+	for (id = 0; id < RTE_MAX_LCORE; id++)
+		if (ctx->lc[id].roles != 0)
+			tp_stats_add(tot, &ctx->lc[id].stats);
+}
+
+uint64_t
+tp_stats_lat_pct(const struct tp_lcore_stats *tot, unsigned int p)
+{
+	uint64_t n = 0, want, acc = 0;
+	unsigned int b;
+
+	for (b = 0; b < TP_LAT_BUCKETS; b++)
+		n += tot->lat_hist[b];
+	if (n == 0)
+		return 0;
+	want = (n * p + 99) / 100;
+	for (b = 0; b < TP_LAT_BUCKETS; b++) {
+		acc += tot->lat_hist[b];
+		if (acc >= want)	/* bucket upper bound, at most the max */
+			return RTE_MIN(UINT64_C(1) << b,
+				       (tot->lat_max_ns + 999) / 1000);
+	}
+	return (tot->lat_max_ns + 999) / 1000;
+}
+
+static uint64_t
+tp_stats_ended(const struct tp_lcore_stats *t)
+{
+	uint64_t n = 0;
+	unsigned int r;
+
+	for (r = 0; r < TP_END_MAX; r++)
+		n += t->flows_ended[r];
+	return n;
+}
+
+static void
+tp_stats_print_lcores(const struct tp_ctx *ctx)
+{
+	unsigned int id;
+
+	printf("  lcore role          rx_pkts    tx_pkts  flows_new  "
+	       "expiries    re-arms  idle_polls\n");
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		const struct tp_lcore *lc = &ctx->lc[id];
+		const struct tp_lcore_stats *s = &lc->stats;
+		char role[16];
+
+		if ((lc->roles & (TP_ROLE_RX | TP_ROLE_WORKER)) == 0)
+			continue;
+		snprintf(role, sizeof(role), "%s%s%s",
+			 lc->roles & TP_ROLE_RX ? "rx" : "",
+			 (lc->roles & TP_ROLE_RX) &&
+			 (lc->roles & TP_ROLE_WORKER) ? "+" : "",
+			 lc->roles & TP_ROLE_WORKER ? "worker" : "");
+		printf("  %5u %-9s %11" PRIu64 " %10" PRIu64 " %10" PRIu64
+		       " %10" PRIu64 " %10" PRIu64 " %11" PRIu64 "\n", id, role,
+		       s->rx_pkts, s->tx_pkts, s->flows_created,
+		       s->tim_expired, s->tim_rearmed, s->idle_polls);
+	}
+}
+
+/* The stats screen. 8< */
+void
+tp_stats_print(const struct tp_ctx *ctx, bool final)
+{
+	struct tp_lcore_stats t;
+	uint64_t ended, el, drops = 0;
+	unsigned int i;
+
+	tp_stats_sum(ctx, &t);
+	ended = tp_stats_ended(&t);
+	el = tp_cycles_to_ns(rte_get_timer_cycles() - ctx->start_tsc, ctx->hz);
+	for (i = 0; i < TP_DROP_MAX; i++)
+		drops += t.drops[i];
+	printf("\n=== timer_pipeline %s, %" PRIu64 ".%01" PRIu64 " s, %s adapter"
+	       ", %s refresh ===\n", final ? "summary" : "stats",
+	       el / 1000000000, el / 100000000 % 10, ctx->ta.ops->name,
+	       ctx->cfg->refresh == TP_REFRESH_LAZY ? "lazy" : "every-packet");
+	tp_stats_print_lcores(ctx);
+	printf("  rx      %" PRIu64 " pkts %" PRIu64 " bytes (ipv4 %" PRIu64
+	       ", ipv6 %" PRIu64 ", non-ip %" PRIu64 ", malformed %" PRIu64
+	       ")\n", t.rx_pkts, t.rx_bytes, t.rx_ipv4, t.rx_ipv6, t.rx_non_ip,
+	       t.rx_malformed);
+	printf("  tx      %" PRIu64 " pkts forwarded, %" PRIu64 " dropped:",
+	       t.tx_pkts - t.drops[TP_DROP_TX], drops);
+	for (i = 0; i < TP_DROP_MAX; i++)
+		printf(" %s %" PRIu64, tp_drop_names[i], t.drops[i]);
+	printf("\n  flows   active %" PRIu64 " created %" PRIu64 " ended %"
+	       PRIu64 ":", t.flows_created - ended, t.flows_created, ended);
+	for (i = TP_END_IDLE; i < TP_END_MAX; i++)
+		printf(" %s %" PRIu64, tp_end_reason_name(i),
+		       t.flows_ended[i]);
+	printf("\n  timers  armed %" PRIu64 " re-armed %" PRIu64 " expired %"
+	       PRIu64 " cancelled %" PRIu64 " (late cancels %" PRIu64
+	       ", arm failures %" PRIu64 ")\n", t.tim_armed, t.tim_rearmed,
+	       t.tim_expired, t.tim_cancelled, t.tim_cancel_late,
+	       t.tim_arm_fail);
+	printf("  expiry lateness p50 <= %" PRIu64 " us, p99 <= %" PRIu64
+	       " us, max %" PRIu64 " us (tick %" PRIu64 " us)\n",
+	       tp_stats_lat_pct(&t, 50), tp_stats_lat_pct(&t, 99),
+	       t.lat_max_ns / 1000, ctx->cfg->tick_ns / 1000);
+	if (final)
+		printf("  records %" PRIu64 " written%s%s\n", ctx->rec.written,
+		       ctx->cfg->flow_log[0] ? " to " : " (no --flow-log)",
+		       ctx->cfg->flow_log);
+	fflush(stdout);
+}
+/* >8 End of the stats screen. */
+
+static const struct tp_ctx *
+tp_tel_ctx(void)
+{
+	const struct rte_memzone *mz = rte_memzone_lookup(TP_CTX_MZ);
+
+	if (mz == NULL)
+		return NULL;
+	return *(struct tp_ctx *const *)mz->addr;
+}
+
+static int
+tp_tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct tp_ctx *ctx = tp_tel_ctx();
+	struct tp_lcore_stats t;
+	unsigned int i;
+
+	RTE_SET_USED(cmd);
+	if (ctx == NULL || (params != NULL && *params != '\0'))
+		return -EINVAL;
+	tp_stats_sum(ctx, &t);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "rx_pkts", t.rx_pkts);
+	rte_tel_data_add_dict_u64(d, "rx_bytes", t.rx_bytes);
+	rte_tel_data_add_dict_u64(d, "rx_ipv4", t.rx_ipv4);
+	rte_tel_data_add_dict_u64(d, "rx_ipv6", t.rx_ipv6);
+	rte_tel_data_add_dict_u64(d, "rx_non_ip", t.rx_non_ip);
+	rte_tel_data_add_dict_u64(d, "rx_malformed", t.rx_malformed);
+	rte_tel_data_add_dict_u64(d, "tx_pkts",
+				  t.tx_pkts - t.drops[TP_DROP_TX]);
+	for (i = 0; i < TP_DROP_MAX; i++)
+		rte_tel_data_add_dict_u64(d, tp_drop_names[i], t.drops[i]);
+	rte_tel_data_add_dict_u64(d, "timers_armed", t.tim_armed);
+	rte_tel_data_add_dict_u64(d, "timers_rearmed", t.tim_rearmed);
+	rte_tel_data_add_dict_u64(d, "timers_expired", t.tim_expired);
+	rte_tel_data_add_dict_u64(d, "timers_cancelled", t.tim_cancelled);
+	rte_tel_data_add_dict_u64(d, "lateness_p50_us",
+				  tp_stats_lat_pct(&t, 50));
+	rte_tel_data_add_dict_u64(d, "lateness_p99_us",
+				  tp_stats_lat_pct(&t, 99));
+	rte_tel_data_add_dict_u64(d, "lateness_max_us", t.lat_max_ns / 1000);
+	return 0;
+}
+
+static int
+tp_tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct tp_ctx *ctx = tp_tel_ctx();
+	struct tp_lcore_stats t;
+	unsigned int r;
+
+	RTE_SET_USED(cmd);
+	if (ctx == NULL || (params != NULL && *params != '\0'))
+		return -EINVAL;
+	tp_stats_sum(ctx, &t);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "active",
+				  t.flows_created - tp_stats_ended(&t));
+	rte_tel_data_add_dict_u64(d, "live_in_table",
+				  __atomic_load_n(&ctx->ft.nb_live,
+						  __ATOMIC_RELAXED));
+	rte_tel_data_add_dict_u64(d, "capacity", ctx->ft.capacity);
+	rte_tel_data_add_dict_u64(d, "created", t.flows_created);
+	for (r = TP_END_IDLE; r < TP_END_MAX; r++)
+		rte_tel_data_add_dict_u64(d, tp_end_reason_name(r),
+					  t.flows_ended[r]);
+	rte_tel_data_add_dict_u64(d, "records_written", ctx->rec.written);
+	return 0;
+}
+
+/* Telemetry registration. 8< */
+int
+tp_stats_telemetry_register(struct tp_ctx *ctx)
+{
+	const struct rte_memzone *mz;
+	int ret;
+
+	mz = rte_memzone_reserve(TP_CTX_MZ, sizeof(ctx), rte_socket_id(), 0);
+	if (mz == NULL)
+		return -rte_errno;
+	*(struct tp_ctx **)mz->addr = ctx;
+	/* Names: letters, digits, '_' and '/' only, or registration fails. */
+	ret = rte_telemetry_register_cmd("/timer_pipeline/stats", tp_tel_stats,
+			"Pipeline counters: rx, tx, drops, timers, lateness");
+	if (ret == 0)
+		ret = rte_telemetry_register_cmd("/timer_pipeline/flows",
+				tp_tel_flows,
+				"Flows: active, created, ended by reason");
+	if (ret < 0) {
+		TP_LOG(ERR, "telemetry registration failed: %s",
+		       strerror(-ret));
+		return ret;
+	}
+	ctx->telemetry = true;
+	return 0;
+}
+/* >8 End of telemetry registration. */
+
+void
+tp_stats_telemetry_unregister(void)
+{
+	const struct rte_memzone *mz = rte_memzone_lookup(TP_CTX_MZ);
+
+	/* 22.11 cannot unregister commands: make them fail from now on. */
+	if (mz != NULL)
+		rte_memzone_free(mz);
+}
+
+/* Entries that are not FREE and whose record is not yet written. */
+static uint64_t
+tp_stats_live_entries(const struct tp_ctx *ctx)
+{
+	uint64_t n = 0;
+	uint32_t i, r;
+
+	for (i = 0; i < ctx->ft.nb_entries; i++) {
+		r = ctx->ft.entries[i].ref;
+		if (r != TP_REF_FREE && (r & TP_REF_COUNT_MASK) != 0)
+			n++;
+	}
+	return n;
+}
+
+static int
+tp_stats_adapter_check(struct tp_ctx *ctx, const struct tp_lcore_stats *t,
+		       uint64_t pending)
+{
+	struct rte_event_timer_adapter_stats as;
+	struct tp_adapter *ta = &ctx->ta;
+	struct tp_adapter_acct acct;
+	int ok = 0;
+
+	if (ta->ops->stats_get(ta, &as) == 0 &&
+	    as.evtim_exp_count != t->tim_expired) {
+		printf("  adapter built %" PRIu64 " expiry events, workers "
+		       "processed %" PRIu64 "\n", as.evtim_exp_count,
+		       t->tim_expired);
+		ok = -1;
+	}
+	if (ta->ops->acct_get == NULL || ta->ops->acct_get(ta, &acct) != 0)
+		return ok;
+	if (acct.armed != t->tim_armed + t->tim_rearmed ||
+	    acct.expired != t->tim_expired ||
+	    acct.cancelled != t->tim_cancelled || acct.pending != pending) {
+		printf("  adapter accounting armed %" PRIu64 " expired %"
+		       PRIu64 " cancelled %" PRIu64 " pending %" PRIu64
+		       " differs from the app's\n", acct.armed, acct.expired,
+		       acct.cancelled, acct.pending);
+		ok = -1;
+	}
+	return ok;
+}
+
+/* Exactly-once check. 8< */
+int
+tp_stats_check(struct tp_ctx *ctx)
+{
+	struct tp_lcore_stats t;
+	uint64_t ended, live, pending, armed;
+	int ok = 0;
+
+	tp_stats_sum(ctx, &t);
+	ended = tp_stats_ended(&t);
+	live = tp_stats_live_entries(ctx);
+	pending = tp_flow_count_timers(ctx);
+	armed = t.tim_armed + t.tim_rearmed;
+	printf("Exactly-once check:\n  flows  created %" PRIu64 " == ended %"
+	       PRIu64 " + live %" PRIu64 "\n  timers armed %" PRIu64
+	       " == expired %" PRIu64 " + cancelled %" PRIu64 " + pending %"
+	       PRIu64 "\n", t.flows_created, ended, live, armed, t.tim_expired,
+	       t.tim_cancelled, pending);
+	if (t.flows_created != ended + live ||
+	    armed != t.tim_expired + t.tim_cancelled + pending)
+		ok = -1;
+	if (!ctx->aborted && (live != 0 || pending != 0)) {
+		printf("  flows or timers left after the flush\n");
+		ok = -1;
+	}
+	if (ctx->rec.log != NULL && ctx->rec.written != ended) {
+		printf("  %" PRIu64 " records written for %" PRIu64
+		       " ended flows\n", ctx->rec.written, ended);
+		ok = -1;
+	}
+	if (tp_stats_adapter_check(ctx, &t, pending) != 0)
+		ok = -1;
+	printf("  %s\n", ok == 0 ? "PASSED" : "FAILED");
+	return ok;
+}
+/* >8 End of exactly-once check. */

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Worker role: dequeue events. Packet events update their flow's counters
+ * and TCP state, drop the packet's reference on the flow and are forwarded
+ * l2fwd-style (or dropped); timer events age their flow (tp_flow.c).
+ */
+
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_eventdev.h>
+#include <rte_tcp.h>
+
+#include "tp_common.h"
+#include "tp_lcore.h"
+
+/* TCP timeout class transitions: SYN -> EST when the responder speaks,
+ * anything -> CLOSING on FIN or RST (the deadline is brought in).
+ */
+static __rte_always_inline void
+tp_worker_tcp(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+	      const struct tp_pkt_meta *meta, uint64_t now)
+{
+	uint8_t cls = TP_TMO_TCP_SYN;
+
+	if (meta->tcp_flags & (RTE_TCP_FIN_FLAG | RTE_TCP_RST_FLAG)) {
+		if (__atomic_exchange_n(&f->tmo_class, TP_TMO_TCP_CLOSING,
+					__ATOMIC_RELAXED) != TP_TMO_TCP_CLOSING)
+			tp_flow_shorten(ctx, lc, f, now);
+	} else if (meta->dir == 1) {
+		__atomic_compare_exchange_n(&f->tmo_class, &cls,
+					    TP_TMO_TCP_EST, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * Count a packet into its flow. 'excl' is true when the packet queue is
+ * atomic: this lcore is then the only one touching the flow's counters and
+ * plain stores do; with ordered or parallel queues they are atomic.
+ */
+static __rte_always_inline void
+tp_worker_count(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+		const struct tp_pkt_meta *meta, uint32_t len, uint64_t now,
+		const bool excl)
+{
+	const uint8_t d = meta->dir;
+	uint64_t last;
+
+	if (excl) {
+		f->pkts[d]++;
+		f->bytes[d] += len;
+		f->tcp_flags[d] |= meta->tcp_flags;
+		if (meta->ts > f->last_ts)
+			f->last_ts = meta->ts;
+	} else {
+		__atomic_fetch_add(&f->pkts[d], 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&f->bytes[d], len, __ATOMIC_RELAXED);
+		__atomic_fetch_or(&f->tcp_flags[d], meta->tcp_flags,
+				  __ATOMIC_RELAXED);
+		last = __atomic_load_n(&f->last_ts, __ATOMIC_RELAXED);
+		while (meta->ts > last &&
+		       !__atomic_compare_exchange_n(&f->last_ts, &last,
+						    meta->ts, false,
+						    __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED))
+			;
+	}
+	if (f->key.proto == IPPROTO_TCP)
+		tp_worker_tcp(ctx, lc, f, meta, now);
+	/* Counters first, then the reference (release) for the finaliser. */
+	tp_flow_put(ctx, lc, f);
+}
+
+/* l2fwd's MAC rewrite: destination 02:00:00:00:00:<port>, our source. */
+static __rte_always_inline void
+tp_worker_mac_update(struct tp_ctx *ctx, struct rte_mbuf *m, uint16_t dst)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	uint64_t *d = (uint64_t *)&eth->dst_addr;
+
+	*d = 0x000000000002 + ((uint64_t)dst << 40);
+	rte_ether_addr_copy(&ctx->port_mac[dst], &eth->src_addr);
+}
+
+static __rte_always_inline void
+tp_worker_fwd(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m)
+{
+	const struct tp_config *cfg = ctx->cfg;
+	uint16_t dst;
+
+	if (cfg->fwd_mode == TP_FWD_DROP) {
+		lc->stats.drops[TP_DROP_FWD]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	dst = ctx->dst_port[m->port];
+	if (cfg->mac_updating && m->data_len >= RTE_ETHER_HDR_LEN)
+		tp_worker_mac_update(ctx, m, dst);
+	lc->stats.tx_pkts++;
+	if (unlikely(ctx->txq_shared[dst])) {
+		rte_spinlock_lock(&ctx->txq_lock[dst]);
+		rte_eth_tx_buffer(dst, lc->txq[dst], lc->txb[dst], m);
+		rte_spinlock_unlock(&ctx->txq_lock[dst]);
+	} else {
+		rte_eth_tx_buffer(dst, lc->txq[dst], lc->txb[dst], m);
+	}
+}
+
+void
+tp_worker_flush_tx(struct tp_ctx *ctx, struct tp_lcore *lc)
+{
+	uint16_t i, p;
+
+	for (i = 0; i < ctx->nb_ports; i++) {
+		p = ctx->ports[i];
+		if (lc->txb[p] == NULL || lc->txb[p]->length == 0)
+			continue;
+		if (unlikely(ctx->txq_shared[p])) {
+			rte_spinlock_lock(&ctx->txq_lock[p]);
+			rte_eth_tx_buffer_flush(p, lc->txq[p], lc->txb[p]);
+			rte_spinlock_unlock(&ctx->txq_lock[p]);
+		} else {
+			rte_eth_tx_buffer_flush(p, lc->txq[p], lc->txb[p]);
+		}
+	}
+}
+
+/* One dequeued burst. 8< */
+static __rte_always_inline void
+tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
+		uint16_t n, const bool excl)
+{
+	const uint64_t now = rte_get_timer_cycles();
+	struct tp_pkt_meta *meta;
+	struct rte_mbuf *m;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		if (ev[i].queue_id == TP_QUEUE_TIMER) {
+			tp_flow_expired(ctx, lc,
+					tp_flow_from_timer(ev[i].event_ptr),
+					now);
+			continue;
+		}
+		m = ev[i].mbuf;
+		meta = tp_meta(ctx, m);
+		lc->stats.ev_deq_pkt++;
+		if (meta->pos != TP_POS_NONE)
+			tp_worker_count(ctx, lc, &ctx->ft.entries[meta->pos],
+					meta, m->pkt_len, now, excl);
+		tp_worker_fwd(ctx, lc, m);
+	}
+	tp_worker_flush_tx(ctx, lc);
+}
+/* >8 End of one dequeued burst. */
+
+static __rte_noinline void
+tp_worker_burst_atomic(struct tp_ctx *ctx, struct tp_lcore *lc,
+		       struct rte_event *ev, uint16_t n)
+{
+	tp_worker_burst(ctx, lc, ev, n, true);
+}
+
+static __rte_noinline void
+tp_worker_burst_shared(struct tp_ctx *ctx, struct tp_lcore *lc,
+		       struct rte_event *ev, uint16_t n)
+{
+	tp_worker_burst(ctx, lc, ev, n, false);
+}
+
+/* Worker role: one dequeue. Returns the number of events handled. */
+unsigned int
+tp_worker_poll(struct tp_ctx *ctx, struct tp_lcore *lc)
+{
+	struct rte_event ev[TP_MAX_BURST];
+	uint16_t n;
+
+	n = rte_event_dequeue_burst(ctx->evd.dev_id, lc->ev_port, ev,
+				    ctx->evd.deq_depth, 0);
+	lc->nb_held = n;	/* released implicitly by the next dequeue */
+	if (n == 0)
+		return 0;
+	if (ctx->cfg->sched_type == RTE_SCHED_TYPE_ATOMIC)
+		tp_worker_burst_atomic(ctx, lc, ev, n);
+	else
+		tp_worker_burst_shared(ctx, lc, ev, n);
+	return n;
+}
+
+static void
+tp_worker_quiesce_cb(uint8_t dev_id, struct rte_event ev, void *arg)
+{
+	RTE_SET_USED(dev_id);
+	RTE_SET_USED(arg);
+	/* Only packets can be left in a port: timers were all settled. */
+	if (ev.queue_id == TP_QUEUE_PKT)
+		rte_pktmbuf_free(ev.mbuf);
+}
+
+/* Worker role ends: release what the last dequeue holds, quiesce. */
+void
+tp_worker_stop(struct tp_ctx *ctx, struct tp_lcore *lc)
+{
+	struct rte_event ev[TP_MAX_BURST];
+	uint16_t i;
+
+	tp_worker_flush_tx(ctx, lc);
+	if (lc->nb_held > 0) {
+		memset(ev, 0, sizeof(ev[0]) * lc->nb_held);
+		for (i = 0; i < lc->nb_held; i++)
+			ev[i].op = RTE_EVENT_OP_RELEASE;
+		rte_event_enqueue_burst(ctx->evd.dev_id, lc->ev_port, ev,
+					lc->nb_held);
+	}
+	lc->nb_held = 0;
+	rte_event_port_quiesce(ctx->evd.dev_id, lc->ev_port,
+			       tp_worker_quiesce_cb, ctx);
+}

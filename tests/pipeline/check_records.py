@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+"""Checks for the pipeline tests (Python 3 stdlib only).
+
+  check_records.py records FLOWLOG EXPECT.json --mode paced|unpaced
+      The flow records (JSON lines) must equal the expected ones: same
+      count, and per flow the same key, end reason, packets, bytes and TCP
+      flags per direction (and first/last packet times when paced).
+  check_records.py same FLOWLOG_A FLOWLOG_B
+      Two runs (e.g. the two adapters) gave the same records.
+  check_records.py pcap-equal IN.pcap OUT.pcap [--minus N] [--mac PORT]
+      OUT holds the frames of IN (as a multiset), less N dropped ones; with
+      --mac, OUT's destination MACs are 02:00:00:00:00:PORT and the MACs
+      are left out of the comparison (--no-mac: plain comparison).
+  check_records.py doubled FLOWLOG EXPECT.json
+      Same as records --mode unpaced with every packet seen twice (the
+      capture read through two RX queues).
+  check_records.py reasons FLOWLOG
+      Print a count of records by end reason.
+Exit status 0 when the check holds; the reason is printed otherwise.
+"""
+
+import collections
+import json
+import struct
+import sys
+
+KEY = ("ip_version", "proto", "src", "sport", "dst", "dport", "vlan",
+       "vlan_inner")
+VALUES = ("end_reason", "packets_fwd", "bytes_fwd", "packets_rev",
+          "bytes_rev", "tcp_flags_fwd", "tcp_flags_rev")
+TIMES = ("first_ns", "last_ns")
+
+
+def load_records(path):
+    recs = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                recs.append(json.loads(line))
+            except ValueError as e:
+                sys.exit("%s:%d: not JSON: %s" % (path, n, e))
+    return recs
+
+
+def canon(rec, fields):
+    return tuple(rec.get(k) for k in fields)
+
+
+def sort_key(rec):
+    return canon(rec, KEY) + (rec.get("first_ns", 0),)
+
+
+def compare(got, want, fields, label_got, label_want):
+    """Multiset comparison of records projected on 'fields'."""
+    g = collections.Counter(canon(r, fields) for r in got)
+    w = collections.Counter(canon(r, fields) for r in want)
+    if g == w:
+        return True
+    print("records differ: %d %s, %d %s" % (len(got), label_got, len(want),
+                                            label_want))
+    for k in list((w - g).elements())[:5]:
+        print("  missing: " + json.dumps(dict(zip(fields, k))))
+    for k in list((g - w).elements())[:5]:
+        print("  extra:   " + json.dumps(dict(zip(fields, k))))
+    return False
+
+
+def cmd_records(argv):
+    if len(argv) != 4 or argv[2] != "--mode" or \
+            argv[3] not in ("paced", "unpaced"):
+        sys.exit("usage: records FLOWLOG EXPECT.json --mode paced|unpaced")
+    got = load_records(argv[0])
+    with open(argv[1]) as f:
+        exp = json.load(f)
+    want = exp[argv[3]]
+    fields = KEY + VALUES + (TIMES if argv[3] == "paced" else ())
+    ok = compare(got, want, fields, "written", "expected")
+    if ok:
+        print("%d records match (%s)" % (len(got), argv[3]))
+    return 0 if ok else 1
+
+
+def cmd_same(argv):
+    a, b = load_records(argv[0]), load_records(argv[1])
+    ok = compare(a, b, KEY + VALUES, argv[0], argv[1])
+    if ok:
+        print("%d records identical" % len(a))
+    return 0 if ok else 1
+
+
+def cmd_doubled(argv):
+    """Every expected (unpaced) flow once, with twice its packets/bytes."""
+    got = load_records(argv[0])
+    with open(argv[1]) as f:
+        want = json.load(f)["unpaced"]
+    for r in want:
+        for k in ("packets_fwd", "bytes_fwd", "packets_rev", "bytes_rev"):
+            r[k] *= 2
+    ok = compare(got, want, KEY + VALUES, "written", "expected (x2)")
+    if ok:
+        print("%d records match, packets doubled" % len(got))
+    return 0 if ok else 1
+
+
+def read_pcap(path):
+    frames = []
+    with open(path, "rb") as f:
+        hdr = f.read(24)
+        if len(hdr) < 24:
+            return frames
+        magic = struct.unpack("<I", hdr[:4])[0]
+        endian = "<" if magic in (0xA1B2C3D4, 0xA1B23C4D) else ">"
+        while True:
+            rec = f.read(16)
+            if len(rec) < 16:
+                break
+            _s, _u, caplen, _len = struct.unpack(endian + "IIII", rec)
+            frames.append(f.read(caplen))
+    return frames
+
+
+def cmd_pcap_equal(argv):
+    minus, mac_port = 0, None
+    opts = argv[2:]
+    while opts:
+        if opts[0] == "--minus":
+            minus = int(opts[1])
+        elif opts[0] == "--mac":
+            mac_port = int(opts[1])
+        elif opts[0] != "--no-mac":
+            sys.exit("pcap-equal: unknown option " + opts[0])
+        opts = opts[2:]
+    a, b = read_pcap(argv[0]), read_pcap(argv[1])
+    if mac_port is not None:
+        # --mac-updating: destination 02:00:00:00:00:<port>, our source.
+        dst = bytes([2, 0, 0, 0, 0, mac_port])
+        bad = [f for f in b if f[:6] != dst]
+        if bad:
+            print("%d frames without destination MAC %s" %
+                  (len(bad), dst.hex(":")))
+            return 1
+        a = [f[12:] for f in a]
+        b = [f[12:] for f in b]
+    ca, cb = collections.Counter(a), collections.Counter(b)
+    extra = cb - ca
+    missing = sum((ca - cb).values())
+    if extra or missing != minus:
+        print("output capture: %d frames, input %d: %d not in the input, "
+              "%d input frames missing (expected %d)" %
+              (len(b), len(a), sum(extra.values()), missing, minus))
+        return 1
+    print("output capture holds the %d input frames (%d dropped)" %
+          (len(b), minus))
+    return 0
+
+
+def cmd_reasons(argv):
+    c = collections.Counter(r["end_reason"] for r in load_records(argv[0]))
+    for reason, n in sorted(c.items()):
+        print("  %-18s %d" % (reason, n))
+    return 0
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    cmds = {"records": cmd_records, "same": cmd_same, "doubled": cmd_doubled,
+            "pcap-equal": cmd_pcap_equal, "reasons": cmd_reasons}
+    if sys.argv[1] not in cmds:
+        sys.exit(__doc__)
+    return cmds[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

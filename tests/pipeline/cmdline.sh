@@ -1,0 +1,172 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+#
+# Command line and configuration files: every bad command line or config
+# file prints exactly one error line (naming the problem, pointing to
+# --help) and exits with status 2 before anything starts; --help documents
+# every option with its default; the shipped configs load; the command
+# line overrides the file.
+#
+#     tests/pipeline/cmdline.sh BUILD_DIR
+
+SUITE=cmdline
+. "$(dirname "$0")/lib.sh"
+
+CFG=$WORK/cfg
+mkdir -p "$CFG"
+printf '[timeouts]\ntmo-udp = 5s\n[bogus]\nx = 1\n' >"$CFG/section.ini"
+printf '[timeouts]\ntmo-udpp = 5s\n' >"$CFG/key.ini"
+printf '[flows]\nflows = 3\n' >"$CFG/range.ini"
+printf '[timeouts]\ntmo-udp = fast\n' >"$CFG/value.ini"
+printf '[clock]\nreplay-pace = maybe\n' >"$CFG/bool.ini"
+printf '[timeouts]\ntmo-udp 5s\n' >"$CFG/syntax.ini"
+printf '[eal]\nlcores = 0-1\n' >"$CFG/eal.ini"
+printf 'flows = 100\n' >"$CFG/nosection.ini"
+printf '[timers]\ntimer-adapter = hardware\n' >"$CFG/enum.ini"
+printf '[lcores]\nrx-lcores = 1-0\n' >"$CFG/lcores.ini"
+
+# Rejected before EAL starts: "NAME|app arguments" (after --).
+PRE_EAL=(
+	"unknown_option|--no-such-option"
+	"unknown_short_option|-x"
+	"abbreviated_option|--tmo-ud 5"
+	"missing_value|--flows"
+	"positional_argument|stray"
+	"not_a_number|--flows many"
+	"negative_number|--flows -5"
+	"trailing_garbage|--burst 32x"
+	"flows_too_small|--flows 1"
+	"burst_zero|--burst 0"
+	"burst_too_big|--burst 1000"
+	"stats_period_too_long|-T 100000"
+	"rx_threshold_too_low|--rx-threshold-pct 5"
+	"bad_duration_unit|--tmo-udp 5x"
+	"zero_timeout|--tmo-udp 0"
+	"timeout_below_tick|--timer-tick 1s --tmo-udp 500ms"
+	"tick_too_long|--timer-tick 2s"
+	"bad_adapter|--timer-adapter hardware"
+	"bad_refresh|--refresh sometimes"
+	"bad_sched|--eventq-sched atomically"
+	"bad_fwd_mode|--fwd-mode bounce"
+	"bad_log_format|--flow-log-format xml"
+	"bad_malformed_policy|--malformed ignore"
+	"bad_table_full_policy|--table-full grow"
+	"zero_portmask|-p 0"
+	"bad_portmask|-p 0xzz"
+	"reversed_lcore_range|--rx-lcores 3-1"
+	"lcore_list_letters|--worker-lcores a,b"
+	"lcore_list_empty_item|--worker-lcores 0,,1"
+	"lcore_too_big|--rx-lcores 99999"
+	"missing_config_file|--config $CFG/none.ini"
+	"config_unknown_section|--config $CFG/section.ini"
+	"config_unknown_key|--config $CFG/key.ini"
+	"config_out_of_range|--config $CFG/range.ini"
+	"config_bad_value|--config $CFG/value.ini"
+	"config_bad_bool|--config $CFG/bool.ini"
+	"config_syntax_error|--config $CFG/syntax.ini"
+	"config_eal_unknown_key|--config $CFG/eal.ini"
+	"config_key_outside_section|--config $CFG/nosection.ini"
+	"config_bad_enum|--config $CFG/enum.ini"
+	"config_bad_lcores|--config $CFG/lcores.ini"
+)
+
+for entry in "${PRE_EAL[@]}"; do
+	name=${entry%%|*}
+	read -r -a args <<<"${entry#*|}"
+	log=$WORK/$name.log
+	timeout -k 2 10 "$TP_BIN" -- "${args[@]}" >"$log" 2>&1
+	rc=$?
+	lines=$(wc -l <"$log")
+	if [ $rc -ne 2 ]; then
+		tp_fail "bad_cmdline.$name" "exit status $rc, want 2" "$log"
+	elif [ "$lines" -ne 1 ] || ! grep -q 'error: .*see --help' "$log"; then
+		tp_fail "bad_cmdline.$name" "want one error line" "$log"
+	elif grep -q '^EAL:' "$log"; then
+		tp_fail "bad_cmdline.$name" "EAL started" "$log"
+	else
+		tp_pass "bad_cmdline.$name"
+	fi
+done
+
+# Rejected after EAL init, before any device starts: "NAME|EAL|app".
+POST_EAL=(
+	"rx_lcore_not_enabled|-l 0-1 -s 0x2 --vdev=event_sw0 --vdev=net_null0|--rx-lcores 5"
+	"worker_is_service_lcore|-l 0-1 -s 0x2 --vdev=event_sw0 --vdev=net_null0|--worker-lcores 1"
+	"no_service_lcore|-l 0-1 --vdev=event_sw0 --vdev=net_null0|"
+	"ordered_on_dsw|-l 0-1 -s 0x2 --vdev=event_dsw0 --vdev=net_null0|--eventq-sched ordered"
+	"no_event_device|-l 0-1 -s 0x2 --vdev=net_null0|"
+	"no_port|-l 0-1 -s 0x2 --vdev=event_sw0|"
+	"portmask_missing_port|-l 0-1 -s 0x2 --vdev=event_sw0 --vdev=net_null0|-p 0x6"
+	"bad_eal_option|--no-such-eal-option|"
+)
+
+for entry in "${POST_EAL[@]}"; do
+	name=${entry%%|*}
+	rest=${entry#*|}
+	read -r -a eal <<<"${rest%%|*}"
+	read -r -a app <<<"${rest#*|}"
+	tp_eal
+	log=$WORK/$name.log
+	tp_run "$log" 30 "${eal[@]}" --no-huge -m 256 --no-pci \
+		--file-prefix "${TP_PREFIX}_$TP_RUNS" -- "${app[@]}"
+	rc=$?
+	if [ $rc -ne 2 ]; then
+		tp_fail "bad_setup.$name" "exit status $rc, want 2" "$log"
+	elif [ "$(grep -c 'see --help' "$log")" -ne 1 ]; then
+		tp_fail "bad_setup.$name" "want one error naming --help" "$log"
+	elif grep -q -E '^Lcores|summary' "$log"; then
+		tp_fail "bad_setup.$name" "the pipeline started" "$log"
+	else
+		tp_pass "bad_setup.$name"
+	fi
+done
+
+# --help: every option, each with its default, without EAL.
+OPTIONS=(portmask rx-queues rxd txd burst mbufs fwd-mode mac-updating
+	 malformed rx-lcores worker-lcores idle-sleep-us eventq-sched events
+	 rx-threshold-pct timer-priority timer-adapter timer-tick refresh
+	 tmo-tcp-syn tmo-tcp-est tmo-tcp-closing tmo-udp tmo-icmp tmo-other
+	 tmo-active flows table-full flow-log flow-log-format trace-timers
+	 replay-pace stats-period duration stop-when-done)
+for form in "--help" "-- --help" "-- -h" "-- --flows 5 --help"; do
+	read -r -a args <<<"$form"
+	log=$WORK/help.log
+	timeout -k 2 10 "$TP_BIN" "${args[@]}" >"$log" 2>&1
+	rc=$?
+	missing=""
+	for o in "${OPTIONS[@]}"; do
+		grep -q -E -- "--(\[no-\])?$o( |$)" "$log" || missing="$missing $o"
+	done
+	ndef=$(grep -c 'default: ' "$log")
+	case=help${form// /_}
+	if [ $rc -ne 0 ] || [ -n "$missing" ] || [ "$ndef" -ne ${#OPTIONS[@]} ] ||
+	   grep -q '^EAL:' "$log"; then
+		tp_fail "$case" "exit $rc, missing:$missing, $ndef defaults" "$log"
+	else
+		tp_pass "$case"
+	fi
+done
+
+# The shipped configurations load; the command line wins over the file,
+# wherever --config stands.
+for f in "$TP_SRC"/configs/*.ini; do
+	name=config_$(basename "$f" .ini)
+	if "$TP_BIN" -- --config "$f" --dump-config >"$WORK/$name.log" 2>&1
+	then
+		tp_pass "$name"
+	else
+		tp_fail "$name" "does not load" "$WORK/$name.log"
+	fi
+done
+out=$("$TP_BIN" -- --tmo-udp 7s --config "$TP_SRC/configs/pcap-demo.ini" \
+	--no-replay-pace --dump-config 2>&1)
+if grep -q 'tmo-udp *= 7s' <<<"$out" &&
+   grep -q 'replay-pace *= no' <<<"$out" &&
+   grep -q 'tmo-icmp *= 2s' <<<"$out"; then
+	tp_pass command_line_overrides_config
+else
+	tp_fail command_line_overrides_config "$out"
+fi
+
+tp_result

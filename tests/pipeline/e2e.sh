@@ -1,0 +1,177 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+#
+# End to end with net_pcap (rx_pcap + tx_pcap): a generated capture with
+# known flows must give exactly the expected flow records, the output
+# capture must hold the input's frames, and every way of running the
+# pipeline (both adapters, both refresh modes, event_dsw, ordered and
+# parallel queues, several workers) must give the same records.
+#
+#     tests/pipeline/e2e.sh BUILD_DIR
+
+SUITE=e2e
+. "$(dirname "$0")/lib.sh"
+
+IN=$WORK/in.pcap
+EXP=$WORK/in.json
+NMAL=10
+$GEN -o "$IN" --seed 42 --flows 150 --malformed $NMAL --non-ip 4 \
+	--expect "$EXP" "${TMO_ARGS[@]}" 2>/dev/null
+
+# check_run CASE LOG RC RECORDS OUT: exit status, exactly-once, records
+# equal to the generator's, output capture equal to the input's.
+check_run() {
+	local name=$1 log=$2 rc=$3 rec=$4 out=$5 why
+	if ! tp_clean_exit "$rc" "$log"; then
+		tp_fail "$name" "exit status $rc or exactly-once check failed" "$log"
+		return
+	fi
+	if ! why=$($CHECK records "$rec" "$EXP" --mode unpaced); then
+		tp_fail "$name" "$why"
+		return
+	fi
+	if ! why=$($CHECK pcap-equal "$IN" "$out" --minus $NMAL); then
+		tp_fail "$name" "$why"
+		return
+	fi
+	tp_pass "$name"
+}
+
+# run_case CASE [APP-ARGS...]: one run on the shared capture.
+run_case() {
+	local name=$1 rc
+	shift
+	tp_pcap_run "$WORK/$name.log" "$IN" "$WORK/$name.pcap" \
+		--flow-log "$WORK/$name.json" "$@"
+	rc=$?
+	check_run "$name" "$WORK/$name.log" $rc "$WORK/$name.json" \
+		"$WORK/$name.pcap"
+}
+
+run_case records_skiplist --timer-adapter skiplist
+run_case records_rte --timer-adapter rte
+
+if out=$($CHECK same "$WORK/records_skiplist.json" "$WORK/records_rte.json")
+then
+	tp_pass adapters_same_records
+else
+	tp_fail adapters_same_records "$out"
+fi
+
+run_case every_packet_skiplist --refresh every-packet
+run_case every_packet_rte --refresh every-packet --timer-adapter rte
+run_case parallel_queue --eventq-sched parallel
+run_case ordered_queue --eventq-sched ordered
+
+# event_dsw: distributed scheduling, no scheduler service.
+tp_eal
+tp_run "$WORK/dsw.log" 90 "${EAL[@]}" --vdev=event_dsw0 \
+	"--vdev=net_pcap0,rx_pcap=$IN,tx_pcap=$WORK/dsw.pcap" -- \
+	"${TMO_ARGS[@]}" -T 0 --idle-sleep-us 50 --stop-when-done \
+	--flow-log "$WORK/dsw.json"
+check_run event_dsw "$WORK/dsw.log" $? "$WORK/dsw.json" "$WORK/dsw.pcap"
+
+# Two workers and a separate RX lcore (lcore 2 shares CPU 0): flows are
+# created by RX while workers end them concurrently.
+TP_RUNS=$((TP_RUNS + 1))
+tp_run "$WORK/multi.log" 120 --lcores=0@0,1@1,2@0 -S 1 --no-huge -m 512 \
+	--no-pci --file-prefix "${TP_PREFIX}_$TP_RUNS" --vdev=event_sw0 \
+	"--vdev=net_pcap0,rx_pcap=$IN,tx_pcap=$WORK/multi.pcap" -- \
+	"${TMO_ARGS[@]}" -T 0 --idle-sleep-us 50 --stop-when-done \
+	--rx-lcores 0 --worker-lcores 0,2 --flow-log "$WORK/multi.json"
+check_run two_workers "$WORK/multi.log" $? "$WORK/multi.json" \
+	"$WORK/multi.pcap"
+
+# Two RX lcores read the same capture (two rx_pcap queues): every key
+# arrives on both, so both RX lcores race to create each flow and refresh
+# it while two workers count and end flows. One record per flow, with
+# exactly twice the packets and bytes.
+for refresh in lazy every-packet; do
+	name=two_rx_lcores_same_keys_$refresh
+	TP_RUNS=$((TP_RUNS + 1))
+	tp_run "$WORK/$name.log" 120 --lcores=0@0,1@1,2@0 -S 1 --no-huge \
+		-m 512 --no-pci --file-prefix "${TP_PREFIX}_$TP_RUNS" \
+		--vdev=event_sw0 \
+		"--vdev=net_pcap0,rx_pcap=$IN,rx_pcap=$IN,tx_pcap=$WORK/$name.pcap" \
+		-- "${TMO_ARGS[@]}" -T 0 --idle-sleep-us 50 --stop-when-done \
+		--rx-lcores 0,2 --worker-lcores 0,2 --refresh $refresh \
+		--flow-log "$WORK/$name.json"
+	rc=$?
+	if ! tp_clean_exit $rc "$WORK/$name.log"; then
+		tp_fail $name "exit status $rc or exactly-once check failed" \
+			"$WORK/$name.log"
+	elif ! why=$($CHECK doubled "$WORK/$name.json" "$EXP"); then
+		tp_fail $name "$why"
+	else
+		tp_pass $name
+	fi
+done
+
+# Two ports: l2fwd pairs (0 <-> 1), each capture comes out of the other
+# port; with --mac-updating the destination MAC is 02:00:00:00:00:<port>.
+$GEN -o "$WORK/p0.pcap" --seed 1 --flows 20 2>/dev/null
+$GEN -o "$WORK/p1.pcap" --seed 2 --flows 20 2>/dev/null
+for mac in no-mac-updating mac-updating; do
+	name=port_pairs_$mac
+	tp_eal
+	tp_run "$WORK/$name.log" 90 "${EAL[@]}" --vdev=event_sw0 \
+		"--vdev=net_pcap0,rx_pcap=$WORK/p0.pcap,tx_pcap=$WORK/$name.0.pcap" \
+		"--vdev=net_pcap1,rx_pcap=$WORK/p1.pcap,tx_pcap=$WORK/$name.1.pcap" \
+		-- "${TMO_ARGS[@]}" -T 0 --idle-sleep-us 50 --stop-when-done \
+		--$mac
+	rc=$?
+	if ! tp_clean_exit $rc "$WORK/$name.log"; then
+		tp_fail $name "exit status $rc or exactly-once check failed" \
+			"$WORK/$name.log"
+	elif ! why=$($CHECK pcap-equal "$WORK/p0.pcap" "$WORK/$name.1.pcap" \
+		     $([ $mac = mac-updating ] && echo --mac 1) &&
+		     $CHECK pcap-equal "$WORK/p1.pcap" "$WORK/$name.0.pcap" \
+		     $([ $mac = mac-updating ] && echo --mac 0)); then
+		tp_fail $name "$why"
+	else
+		tp_pass $name
+	fi
+done
+
+# CSV records: a header and one line per flow.
+tp_pcap_run "$WORK/csv.log" "$IN" "$WORK/csv.pcap" \
+	--flow-log "$WORK/csv.csv" --flow-log-format csv
+rc=$?
+nrec=$(python3 -c "import json; print(len(json.load(open('$EXP'))['unpaced']))")
+if tp_clean_exit $rc "$WORK/csv.log" &&
+   head -1 "$WORK/csv.csv" | grep -q '^serial,ip_version,proto,src,sport' &&
+   [ "$(($(wc -l <"$WORK/csv.csv") - 1))" -eq "$nrec" ]; then
+	tp_pass csv_records
+else
+	tp_fail csv_records "bad CSV log (want $nrec records)" "$WORK/csv.log"
+fi
+
+# A full table, evict policy: the oldest idle flows end with "lack of
+# resources"; every packet is still forwarded and counted.
+$GEN -o "$WORK/many.pcap" --seed 5 --flows 400 --flow-interval-ms 0.01 \
+	--mix udp=1 --pkts 4 2>/dev/null
+for policy in evict drop; do
+	tp_pcap_run "$WORK/full_$policy.log" "$WORK/many.pcap" \
+		"$WORK/full_$policy.pcap" --flows 64 --table-full $policy \
+		--flow-log "$WORK/full_$policy.json"
+	rc=$?
+	log=$WORK/full_$policy.log
+	rx=$(tp_stat "$log" rx 1)
+	fwd=$(tp_stat "$log" tx 1)
+	full=$(tp_named "$log" tx table_full)
+	lack=$(tp_named "$log" flows lack_of_resources)
+	if ! tp_clean_exit $rc "$log"; then
+		tp_fail "table_full_$policy" "exit $rc / check failed" "$log"
+	elif [ "$policy" = evict ] && { [ "${lack:-0}" -eq 0 ] ||
+	     [ "$fwd" -ne "$rx" ]; }; then
+		tp_fail table_full_evict "rx $rx fwd $fwd evicted $lack" "$log"
+	elif [ "$policy" = drop ] && { [ "${full:-0}" -eq 0 ] ||
+	     [ $((fwd + full)) -ne "$rx" ]; }; then
+		tp_fail table_full_drop "rx $rx fwd $fwd dropped $full" "$log"
+	else
+		tp_pass "table_full_$policy"
+	fi
+done
+
+tp_result

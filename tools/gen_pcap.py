@@ -1,0 +1,495 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+"""Deterministic pcap generator for timer_pipeline (Python 3 stdlib only).
+
+The same seed and options always give the same capture, byte for byte.
+
+Traffic: bidirectional flows with distinct keys, interleaved in time:
+  tcp    SYN, SYN-ACK, ACK, data both ways, then FIN/FIN/ACK or an RST
+  udp    request/response datagrams
+  icmp   echo request/reply (ICMPv6 echo for IPv6 flows)
+  other  GRE-like IP protocol 47 datagrams (no ports)
+Any flow may be IPv6 (TCP/UDP sometimes behind a hop-by-hop extension
+header), VLAN tagged or QinQ tagged. Some flows get one long idle gap.
+Optional extra frames: malformed ones (truncated at each header, bad IHL,
+bad IPv4 total length, bad IPv6 payload length), well-formed non-IP
+frames (unknown ethertype) and random garbage behind IP/VLAN ethertypes.
+
+With --expect FILE the flow records timer_pipeline must produce are written
+as JSON, for two ways of running it:
+  "unpaced": the capture read as fast as possible: one record per flow,
+             ended by "end_of_flow" (TCP FIN/RST) or "idle_timeout";
+  "paced":   with --replay-pace and the timeouts given here (same names and
+             defaults as the pipeline): idle gaps longer than the timeout
+             split a flow into several records.
+"""
+
+import argparse
+import json
+import random
+import struct
+import sys
+
+ETH_IPV4 = 0x0800
+ETH_IPV6 = 0x86DD
+ETH_VLAN = 0x8100
+ETH_QINQ = 0x88A8
+ETH_UNKNOWN = 0x88B5          # IEEE local experimental ethertype
+
+FIN, SYN, RST, PSH, ACK = 0x01, 0x02, 0x04, 0x08, 0x10
+
+# Pipeline defaults (dpdk-timer_pipeline --help), in seconds.
+DEFAULT_TMO = {
+    "tcp-syn": 10.0, "tcp-est": 120.0, "tcp-closing": 5.0, "udp": 30.0,
+    "icmp": 10.0, "other": 30.0, "active": 600.0,
+}
+END_NAMES = {1: "idle_timeout", 2: "active_timeout", 3: "end_of_flow",
+             4: "forced_end", 5: "lack_of_resources"}
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return (~s) & 0xFFFF
+
+
+def parse_range(text, kind=int):
+    parts = text.split("-")
+    if len(parts) == 1:
+        return kind(parts[0]), kind(parts[0])
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError("expected N or MIN-MAX: " + text)
+    lo, hi = kind(parts[0]), kind(parts[1])
+    if lo > hi:
+        raise argparse.ArgumentTypeError("MIN > MAX in " + text)
+    return lo, hi
+
+
+def parse_mix(text):
+    mix = {}
+    for item in text.split(","):
+        name, _, weight = item.partition("=")
+        if name not in ("tcp", "udp", "icmp", "other"):
+            raise argparse.ArgumentTypeError("unknown protocol " + name)
+        mix[name] = float(weight)
+    if sum(mix.values()) <= 0:
+        raise argparse.ArgumentTypeError("empty protocol mix")
+    return mix
+
+
+class Flow:
+    """One generated conversation (a flow key, both directions)."""
+
+    def __init__(self, fid, proto, ipver, vlan, qinq, ext):
+        self.fid = fid
+        self.proto = proto          # "tcp", "udp", "icmp", "other"
+        self.ipver = ipver
+        self.vlan = vlan            # (outer, inner) ids, 0 = none
+        self.qinq = qinq
+        self.ext = ext              # IPv6 hop-by-hop header
+        self.cli = self.srv = None  # addresses (bytes)
+        self.cport = self.sport = 0
+        self.pkts = []              # (t_us, dir, tcp_flags, frame)
+        self.close = None           # "fin", "rst" or None
+
+
+class Generator:
+    def __init__(self, args):
+        self.a = args
+        self.rng = random.Random(args.seed)
+        self.keys = set()
+        self.mac_c = bytes([0x02, 0, 0, 0, 0, 0x01])
+        self.mac_s = bytes([0x02, 0, 0, 0, 0, 0x02])
+
+    # ---- addresses and keys ------------------------------------------
+    def addr(self, ipver):
+        r = self.rng
+        if ipver == 4:
+            return bytes([10, r.randrange(256), r.randrange(256),
+                          r.randrange(1, 255)])
+        return bytes([0xFD, 0, 0, 0, 0, 0, 0, 0]) + bytes(
+            r.randrange(256) for _ in range(8))
+
+    def new_key(self, flow):
+        proto_num = {"tcp": 6, "udp": 17, "other": 47,
+                     "icmp": 1 if flow.ipver == 4 else 58}[flow.proto]
+        while True:
+            flow.cli, flow.srv = self.addr(flow.ipver), self.addr(flow.ipver)
+            if flow.proto in ("tcp", "udp"):
+                flow.cport = self.rng.randrange(1024, 65536)
+                flow.sport = self.rng.choice([53, 80, 443, 8080, 5000])
+            ends = sorted([(flow.cli, flow.cport), (flow.srv, flow.sport)])
+            key = (proto_num, flow.vlan, tuple(ends))
+            if flow.cli != flow.srv and key not in self.keys:
+                self.keys.add(key)
+                return
+
+    # ---- frame building ------------------------------------------------
+    def l2(self, flow, d, ethertype):
+        src, dst = (self.mac_c, self.mac_s) if d == 0 else \
+            (self.mac_s, self.mac_c)
+        hdr = dst + src
+        if flow.qinq:
+            hdr += struct.pack("!HHHH", ETH_QINQ, flow.vlan[0], ETH_VLAN,
+                               flow.vlan[1])
+        elif flow.vlan[0]:
+            hdr += struct.pack("!HH", ETH_VLAN, flow.vlan[0])
+        return hdr + struct.pack("!H", ethertype)
+
+    def l3(self, flow, d, proto_num, l4):
+        src, dst = (flow.cli, flow.srv) if d == 0 else (flow.srv, flow.cli)
+        if flow.ipver == 4:
+            hdr = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(l4),
+                              self.rng.randrange(65536), 0, 64, proto_num, 0,
+                              src, dst)
+            hdr = hdr[:10] + struct.pack("!H", csum(hdr)) + hdr[12:]
+            return ETH_IPV4, hdr + l4
+        nxt, ext = proto_num, b""
+        if flow.ext:
+            # hop-by-hop options: next header, length 0, PadN to 8 bytes
+            ext = struct.pack("!BB", proto_num, 0) + b"\x01\x04\0\0\0\0"
+            nxt = 0
+        hdr = struct.pack("!IHBB16s16s", 6 << 28, len(ext) + len(l4), nxt,
+                          64, src, dst)
+        return ETH_IPV6, hdr + ext + l4
+
+    def l4(self, flow, d, flags, payload):
+        sp, dp = (flow.cport, flow.sport) if d == 0 else \
+            (flow.sport, flow.cport)
+        if flow.proto == "tcp":
+            return struct.pack("!HHIIBBHHH", sp, dp, 1000, 2000, 5 << 4,
+                               flags, 8192, 0, 0) + payload
+        if flow.proto == "udp":
+            return struct.pack("!HHHH", sp, dp, 8 + len(payload), 0) + payload
+        if flow.proto == "icmp":
+            if flow.ipver == 4:
+                typ = 8 if d == 0 else 0
+            else:
+                typ = 128 if d == 0 else 129
+            return struct.pack("!BBHHH", typ, 0, 0, flow.fid & 0xFFFF,
+                               len(flow.pkts)) + payload
+        return struct.pack("!HH", 0, 0x0800) + payload      # GRE-like
+
+    def frame(self, flow, d, flags=0):
+        proto_num = {"tcp": 6, "udp": 17, "other": 47,
+                     "icmp": 1 if flow.ipver == 4 else 58}[flow.proto]
+        hdr_len = len(self.l2(flow, d, 0)) + \
+            len(self.l3(flow, d, proto_num, self.l4(flow, d, flags, b""))[1])
+        lo, hi = self.a.size
+        size = max(hdr_len, self.rng.randint(lo, hi))
+        if flow.proto == "tcp" and flags & (SYN | FIN | RST) and \
+                not flags & PSH:
+            size = hdr_len                 # control segments carry no data
+        payload = bytes((flow.fid + i) & 0xFF for i in range(size - hdr_len))
+        etype, l3 = self.l3(flow, d, proto_num,
+                            self.l4(flow, d, flags, payload))
+        return self.l2(flow, d, etype) + l3
+
+    # ---- flows -----------------------------------------------------------
+    def pick_proto(self):
+        names = sorted(self.a.mix)
+        return self.rng.choices(names, [self.a.mix[n] for n in names])[0]
+
+    def make_flow(self, fid, start_us):
+        a, r = self.a, self.rng
+        proto = self.pick_proto()
+        ipver = 6 if r.random() * 100 < a.ipv6_pct else 4
+        vlan, qinq = (0, 0), False
+        if r.random() * 100 < a.vlan_pct:
+            if r.random() * 100 < a.qinq_pct:
+                vlan, qinq = (r.randrange(1, 4095), r.randrange(1, 4095)), True
+            else:
+                vlan = (r.randrange(1, 4095), 0)
+        ext = ipver == 6 and proto in ("tcp", "udp") and \
+            r.random() * 100 < a.ext_hdr_pct
+        f = Flow(fid, proto, ipver, vlan, qinq, ext)
+        self.new_key(f)
+        nd = r.randint(*a.pkts)
+        script = []                               # (dir, flags)
+        if proto == "tcp":
+            script += [(0, SYN), (1, SYN | ACK), (0, ACK)]
+            script += [(i % 2, ACK | PSH) for i in range(nd)]
+            f.close = "rst" if r.random() * 100 < a.rst_pct else "fin"
+            if f.close == "fin":
+                script += [(0, FIN | ACK), (1, FIN | ACK), (0, ACK)]
+            else:
+                script += [(0, RST | ACK)]
+        else:
+            script += [(i % 2, 0) for i in range(nd)]
+        gap_at = -1
+        if r.random() * 100 < a.idle_gap_pct and nd >= 2:
+            first = 3 if proto == "tcp" else 0
+            gap_at = first + r.randrange(1, nd)   # before this packet
+        t = start_us
+        for i, (d, flags) in enumerate(script):
+            if i > 0:
+                t += r.randint(*a.gap_us)
+            if i == gap_at:
+                t += a.idle_gap_us
+            f.pkts.append((t, d, flags, self.frame(f, d, flags)))
+        return f
+
+    # ---- extra frames ----------------------------------------------------
+    def malformed(self, kind, n):
+        r = self.rng
+        eth = self.mac_s + self.mac_c
+        ip4 = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 40, 1, 0, 64, 6, 0,
+                          bytes([10, 9, 9, 1]), bytes([10, 9, 9, 2]))
+        tcp = struct.pack("!HHIIBBHHH", 1234, 80, 1, 2, 0x50, ACK, 100, 0, 0)
+        ip6 = struct.pack("!IHBB16s16s", 6 << 28, 8, 17, 64, b"\xfd" * 16,
+                          b"\xfe" * 16)
+        udp = struct.pack("!HHHH", 1111, 53, 8, 0)
+        if kind == 0:                                      # runt frame
+            return eth[:6 + r.randrange(1, 8)]
+        if kind == 1:                                      # VLAN tag cut
+            return eth + struct.pack("!H", ETH_VLAN) + b"\x00"
+        if kind == 2:                                      # IPv4 header cut
+            return eth + struct.pack("!H", ETH_IPV4) + ip4[:12]
+        if kind == 3:                                      # IPv6 header cut
+            return eth + struct.pack("!H", ETH_IPV6) + ip6[:30]
+        if kind == 4:                                      # TCP header cut
+            hdr = bytearray(ip4)
+            struct.pack_into("!H", hdr, 2, 30)
+            return eth + struct.pack("!H", ETH_IPV4) + bytes(hdr) + tcp[:10]
+        if kind == 5:                                      # UDP header cut
+            return eth + struct.pack("!H", ETH_IPV6) + \
+                struct.pack("!IHBB16s16s", 6 << 28, 4, 17, 64, b"\xfd" * 16,
+                            b"\xfe" * 16) + udp[:4]
+        if kind == 6:                                      # IHL < 5
+            hdr = bytearray(ip4)
+            hdr[0] = 0x43
+            return eth + struct.pack("!H", ETH_IPV4) + bytes(hdr) + tcp
+        if kind == 7:                                      # total length
+            hdr = bytearray(ip4)
+            struct.pack_into("!H", hdr, 2, 1400)
+            return eth + struct.pack("!H", ETH_IPV4) + bytes(hdr) + tcp
+        if kind == 8:                                      # IPv6 payload len
+            return eth + struct.pack("!H", ETH_IPV6) + \
+                struct.pack("!IHBB16s16s", 6 << 28, 900, 17, 64,
+                            b"\xfd" * 16, b"\xfe" * 16) + udp
+        hdr = bytearray(ip4)                               # total < IHL
+        struct.pack_into("!H", hdr, 2, 12)
+        return eth + struct.pack("!H", ETH_IPV4) + bytes(hdr) + tcp
+
+    def garbage(self, n):
+        """Random bytes behind an ethertype the parser will follow."""
+        r = self.rng
+        etype = r.choice([ETH_IPV4, ETH_IPV6, ETH_VLAN, ETH_QINQ,
+                          r.randrange(65536)])
+        body = bytes(r.randrange(256) for _ in range(r.randint(0, 120)))
+        frame = self.mac_s + self.mac_c + struct.pack("!H", etype) + body
+        if r.random() < 0.2:
+            frame = frame[:r.randint(1, len(frame))]
+        if r.random() < 0.5 and len(frame) > 14 and etype == ETH_IPV4:
+            frame = frame[:14] + bytes([0x45]) + frame[15:]  # plausible IHL
+        return frame
+
+    def non_ip(self, n):
+        payload = bytes((n + i) & 0xFF for i in range(46))
+        return self.mac_s + self.mac_c + struct.pack("!H", ETH_UNKNOWN) + \
+            payload
+
+    # ---- everything ------------------------------------------------------
+    def generate(self):
+        a, r = self.a, self.rng
+        flows = [self.make_flow(i, a.start_us + i * a.flow_interval_us +
+                                r.randint(0, a.flow_interval_us))
+                 for i in range(a.flows)]
+        events = []                               # (t_us, order, frame)
+        for f in flows:
+            for i, (t, _d, _fl, fr) in enumerate(f.pkts):
+                events.append((t, f.fid, i, fr))
+        end = max([e[0] for e in events] or [a.start_us])
+        for i in range(a.malformed):
+            t = r.randint(a.start_us, end)
+            events.append((t, a.flows + i, 0, self.malformed(i % 10, i)))
+        for i in range(a.non_ip):
+            t = r.randint(a.start_us, end)
+            events.append((t, a.flows + a.malformed + i, 0, self.non_ip(i)))
+        base = a.flows + a.malformed + a.non_ip
+        for i in range(a.garbage):
+            t = r.randint(a.start_us, end)
+            events.append((t, base + i, 0, self.garbage(i)))
+        events.sort(key=lambda e: (e[0], e[1], e[2]))
+        return flows, events
+
+
+def write_pcap(path, events):
+    with open(path, "wb") as out:
+        out.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        for t, _a, _b, frame in events:
+            out.write(struct.pack("<IIII", t // 1000000, t % 1000000,
+                                  len(frame), len(frame)))
+            out.write(frame)
+
+
+# ---- expected records (the pipeline's aging rules, as a model) ----------
+def tmo_class(flow, cls, d, flags):
+    """Timeout class after a packet (tp_flow.c / tp_worker.c rules)."""
+    if flow.proto != "tcp":
+        return {"udp": "udp", "icmp": "icmp", "other": "other"}[flow.proto]
+    if flags & (FIN | RST):
+        return "tcp-closing"
+    if cls is None:
+        return "tcp-syn" if (flags & (SYN | ACK)) == SYN else "tcp-est"
+    if cls == "tcp-syn" and d == 1:
+        return "tcp-est"
+    return cls
+
+
+def ntop(addr):
+    if len(addr) == 4:
+        return ".".join(str(b) for b in addr)
+    import ipaddress
+    return str(ipaddress.IPv6Address(addr))
+
+
+def new_record(flow, t, d):
+    fwd_is_cli = d == 0
+    cli = (flow.cli, flow.cport) if fwd_is_cli else (flow.srv, flow.sport)
+    srv = (flow.srv, flow.sport) if fwd_is_cli else (flow.cli, flow.cport)
+    proto = {"tcp": 6, "udp": 17, "other": 47,
+             "icmp": 1 if flow.ipver == 4 else 58}[flow.proto]
+    return {"ip_version": flow.ipver, "proto": proto,
+            "src": ntop(cli[0]), "sport": cli[1],
+            "dst": ntop(srv[0]), "dport": srv[1],
+            "vlan": flow.vlan[0], "vlan_inner": flow.vlan[1],
+            "first_ns": t * 1000, "last_ns": t * 1000,
+            "packets_fwd": 0, "bytes_fwd": 0,
+            "packets_rev": 0, "bytes_rev": 0,
+            "tcp_flags_fwd": 0, "tcp_flags_rev": 0,
+            "_init_dir": d}
+
+
+def expected_records(flows, tmo, paced, warn):
+    """Records per flow; paced applies idle and active timeouts."""
+    recs = []
+    us = {k: int(v * 1e6) for k, v in tmo.items()}
+    margin = 300000                     # 300 ms either side is ambiguous
+    for f in flows:
+        rec, cls, last, first = None, None, 0, 0
+        for (t, d, flags, frame) in f.pkts:
+            if rec is not None and paced:
+                idle_end = last + us[cls]
+                act_end = first + us["active"]
+                end = min(idle_end, act_end)
+                if abs(t - end) < margin:
+                    warn("flow %d: packet %.3f s from a timeout boundary"
+                         % (f.fid, (t - end) / 1e6))
+                if t >= end:
+                    reason = 2 if act_end < idle_end else \
+                        (3 if cls == "tcp-closing" else 1)
+                    rec["end_reason"] = END_NAMES[reason]
+                    recs.append(rec)
+                    rec, cls = None, None
+            if rec is None:
+                rec, first = new_record(f, t, d), t
+            rd = 0 if d == rec["_init_dir"] else 1
+            side = "fwd" if rd == 0 else "rev"
+            rec["packets_" + side] += 1
+            rec["bytes_" + side] += len(frame)
+            rec["tcp_flags_" + side] |= flags
+            rec["last_ns"] = t * 1000
+            cls = tmo_class(f, cls, rd, flags)
+            last = t
+        if rec is not None:
+            idle_end = last + us[cls]
+            act_end = first + us["active"]
+            if paced and act_end < idle_end:
+                reason = 2
+            else:
+                reason = 3 if cls == "tcp-closing" else 1
+            rec["end_reason"] = END_NAMES[reason]
+            recs.append(rec)
+    for r in recs:
+        del r["_init_dir"]
+        if not paced:
+            del r["first_ns"], r["last_ns"]
+    return recs
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("-o", "--output", required=True, help="pcap file to write")
+    p.add_argument("--seed", type=int, default=1, help="random seed (1)")
+    p.add_argument("--flows", type=int, default=20, help="flows (20)")
+    p.add_argument("--mix", type=parse_mix,
+                   default=parse_mix("tcp=50,udp=30,icmp=15,other=5"),
+                   help="protocol weights (tcp=50,udp=30,icmp=15,other=5)")
+    p.add_argument("--ipv6-pct", type=float, default=25,
+                   help="%% of flows over IPv6 (25)")
+    p.add_argument("--ext-hdr-pct", type=float, default=50,
+                   help="%% of IPv6 TCP/UDP flows with a hop-by-hop header "
+                   "(50)")
+    p.add_argument("--vlan-pct", type=float, default=20,
+                   help="%% of flows VLAN tagged (20)")
+    p.add_argument("--qinq-pct", type=float, default=25,
+                   help="%% of tagged flows that are QinQ (25)")
+    p.add_argument("--rst-pct", type=float, default=30,
+                   help="%% of TCP flows closed by RST, else FIN (30)")
+    p.add_argument("--pkts", type=parse_range, default=(2, 8),
+                   help="data packets per flow, N or MIN-MAX (2-8)")
+    p.add_argument("--size", type=parse_range, default=(64, 512),
+                   help="frame size in bytes, N or MIN-MAX (64-512)")
+    p.add_argument("--gap-ms", type=lambda s: parse_range(s, float),
+                   default=(1.0, 20.0),
+                   help="gap between packets of a flow, ms (1-20)")
+    p.add_argument("--flow-interval-ms", type=float, default=5.0,
+                   help="time between flow starts, ms (5)")
+    p.add_argument("--idle-gap-pct", type=float, default=0,
+                   help="%% of flows with one long idle gap (0)")
+    p.add_argument("--idle-gap-ms", type=float, default=3000,
+                   help="length of that gap, ms (3000)")
+    p.add_argument("--malformed", type=int, default=0,
+                   help="malformed frames to add (0)")
+    p.add_argument("--non-ip", type=int, default=0,
+                   help="non-IP frames (unknown ethertype) to add (0)")
+    p.add_argument("--garbage", type=int, default=0,
+                   help="random frames (fuzzing; not in --expect) (0)")
+    p.add_argument("--start", type=float, default=1700000000.0,
+                   help="capture start, seconds since the epoch")
+    p.add_argument("--expect", help="write the expected flow records (JSON)")
+    for name, val in DEFAULT_TMO.items():
+        p.add_argument("--tmo-" + name, type=float, default=val,
+                       help="pipeline --tmo-%s in seconds (%g)" % (name, val))
+    a = p.parse_args()
+    a.gap_us = (int(a.gap_ms[0] * 1000), int(a.gap_ms[1] * 1000))
+    a.idle_gap_us = int(a.idle_gap_ms * 1000)
+    a.flow_interval_us = int(a.flow_interval_ms * 1000)
+    a.start_us = int(a.start * 1e6)
+    if a.size[0] < 14:
+        p.error("--size must be at least 14")
+
+    flows, events = Generator(a).generate()
+    write_pcap(a.output, events)
+    print("%s: %d packets, %d flows, %d malformed, %d non-IP, %d garbage" %
+          (a.output, len(events), a.flows, a.malformed, a.non_ip,
+           a.garbage), file=sys.stderr)
+    if not a.expect:
+        return 0
+    tmo = {k: getattr(a, "tmo_" + k.replace("-", "_")) for k in DEFAULT_TMO}
+    warnings = []
+    exp = {
+        "seed": a.seed, "packets": len(events), "flows": a.flows,
+        "malformed": a.malformed, "non_ip": a.non_ip,
+        "flow_packets": sum(len(f.pkts) for f in flows),
+        "timeouts": tmo,
+        "unpaced": expected_records(flows, tmo, False, lambda m: None),
+        "paced": expected_records(flows, tmo, True, warnings.append),
+    }
+    exp["ambiguous"] = warnings
+    for w in warnings[:5]:
+        print("warning: " + w, file=sys.stderr)
+    with open(a.expect, "w") as out:
+        json.dump(exp, out, indent=1, sort_keys=True)
+        out.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
