@@ -49,6 +49,7 @@ struct ring_adapter {
 	uint64_t applied;		/* Messages applied by the service. */
 	uint64_t last_tick;
 	uint64_t cyc_per_tick;
+	unsigned int service_lcore;	/* Owner of the rte_timer list. */
 };
 
 static void
@@ -170,6 +171,7 @@ ring_create(struct bench_ctx *ctx,
 	ra->port = port;
 	ra->conf = *conf;
 	ra->hz = rte_get_timer_hz();
+	ra->service_lcore = ctx->service_lcore;
 	ra->cyc_per_tick = RTE_MAX(conf->timer_tick_ns * ra->hz / 1000000000ULL,
 				   (uint64_t)1);
 	spec.callback = ring_service;
@@ -210,6 +212,12 @@ ring_free(void *h)
 	struct ring_adapter *ra = h;
 
 	rte_service_component_unregister(ra->service_id);
+	/*
+	 * Timers still pending point into ra->tims: take them off the list
+	 * before that memory goes (the timer data may be reused next run).
+	 */
+	rte_timer_stop_all(ra->timer_data_id, &ra->service_lcore, 1, NULL,
+			   NULL);
 	rte_timer_data_dealloc(ra->timer_data_id);
 	rte_ring_free(ra->ring);
 	rte_free(ra->tims);

@@ -482,7 +482,8 @@ backpressure_run(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
 			 secs > 0 ? r.delivered / secs / 1e6 : 0);
 	bench_result_add("backpressure", ops->name, "consumer_cap_Mev_s",
 			 1e3 / slow);
-	bench_result_add("backpressure", ops->name, "lost", n - r.delivered);
+	bench_result_add("backpressure", ops->name, "undelivered",
+			 n - r.delivered);
 	bench_result_add("backpressure", ops->name, "duplicates", r.dup);
 	bench_result_add("backpressure", ops->name, "retries",
 			 st.evtim_retry_count);

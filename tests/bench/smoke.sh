@@ -59,8 +59,8 @@ for test in ("expiry", "backpressure"):
         bad.append("%s: skiplist delivered %r" % (test, med.get((test, "skiplist", "delivered_frac"))))
     if med.get((test, "skiplist", "duplicates")) != 0:
         bad.append("%s: skiplist duplicates" % test)
-if med.get(("backpressure", "skiplist", "lost")) != 0:
-    bad.append("backpressure: skiplist lost events")
+if med.get(("backpressure", "skiplist", "undelivered")) != 0:
+    bad.append("backpressure: skiplist left events undelivered")
 for b in bad:
     print("    " + b)
 sys.exit(1 if bad else 0)
