@@ -404,11 +404,12 @@ timer_adapter_stats_get(const struct timer_adapter *cadapter,
 			struct rte_event_timer_adapter_stats *stats)
 {
 	struct timer_adapter *adapter = (struct timer_adapter *)(uintptr_t)cadapter;
+	const struct rte_event_timer_adapter_stats *b;
 	struct rte_event_timer_adapter_stats raw;
-	const struct rte_event_timer_adapter_stats *b = &adapter->stats_base;
 
 	if (!ta_valid(adapter) || stats == NULL)
 		return -EINVAL;
+	b = &adapter->stats_base;
 	/*
 	 * The service only ever increments its counters; reset moves a
 	 * baseline instead of writing them, so it cannot race the service.

@@ -279,9 +279,11 @@ rx_cut(struct ta_radix *rx, struct rx_model *m, uint64_t t)
 			break;
 		k++;
 	}
-	memmove(m->keys, &m->keys[i], (m->n - i) * sizeof(uint64_t));
-	memmove(m->count, &m->count[i], (m->n - i) * sizeof(uint32_t));
-	m->n -= i;
+	if (i > 0) {
+		memmove(m->keys, &m->keys[i], (m->n - i) * sizeof(uint64_t));
+		memmove(m->count, &m->count[i], (m->n - i) * sizeof(uint32_t));
+		m->n -= i;
+	}
 	TP_ASSERT(m->n == 0 || m->keys[0] > t, "cut left a due key");
 	return TP_TEST_OK;
 }

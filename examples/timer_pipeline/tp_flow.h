@@ -56,7 +56,8 @@ struct tp_flow_key {
 	uint8_t proto;		/**< IP protocol (after IPv6 extensions). */
 	uint8_t ipver;		/**< 4 or 6. */
 	uint16_t pad;		/**< Zero. */
-};
+	uint32_t pad2;		/**< Zero: the key is a whole number of words. */
+} __rte_aligned(8); /* rte_hash_crc reads the key 8 bytes at a time. */
 
 /* Reference word layout. */
 #define TP_REF_COUNT_MASK 0x00ffffffu
