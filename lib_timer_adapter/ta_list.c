@@ -34,35 +34,44 @@ ta_chunk_alloc(struct ta_list *list, size_t size, unsigned int nb)
 
 /* Radix node allocator of a list's index (arg is the list). */
 struct ta_rx_node *
-ta_rx_node_alloc(void *arg)
+ta_rx_node_alloc(void *arg, uint8_t level)
 {
 	struct ta_list *list = arg;
 	struct ta_pool *pool = &list->pool;
-	struct ta_rx_node *n = pool->free_rnodes;
+	const unsigned int kind = level == 0 ? 0 : 1;
+	const unsigned int per_chunk = kind == 0 ? TA_LEAVES_PER_CHUNK :
+		TA_RNODES_PER_CHUNK;
+	const size_t size = TA_RX_NODE_SIZE(level);
+	struct ta_rx_node *n = pool->free_rnodes[kind];
+	uint8_t *mem;
 	unsigned int i;
 
 	if (likely(n != NULL)) {
-		pool->free_rnodes = n->slot[0];
+		pool->free_rnodes[kind] = n->slot[0];
 		return n;
 	}
-	n = ta_chunk_alloc(list, sizeof(*n), TA_RNODES_PER_CHUNK);
-	if (n == NULL)
+	mem = ta_chunk_alloc(list, size, per_chunk);
+	if (mem == NULL)
 		return NULL;
-	for (i = 1; i < TA_RNODES_PER_CHUNK; i++)
-		n[i].slot[0] = i + 1 < TA_RNODES_PER_CHUNK ? &n[i + 1] : NULL;
-	pool->free_rnodes = &n[1];
-	__atomic_store_n(&pool->nb_rnodes, pool->nb_rnodes + TA_RNODES_PER_CHUNK,
+	for (i = 1; i < per_chunk; i++) {
+		n = (struct ta_rx_node *)(mem + i * size);
+		n->level = level;
+		n->slot[0] = i + 1 < per_chunk ? mem + (i + 1) * size : NULL;
+	}
+	pool->free_rnodes[kind] = (struct ta_rx_node *)(mem + size);
+	__atomic_store_n(&pool->nb_rnodes, pool->nb_rnodes + per_chunk,
 			 __ATOMIC_RELAXED);
-	return &n[0];
+	return (struct ta_rx_node *)mem;
 }
 
 void
 ta_rx_node_free(void *arg, struct ta_rx_node *n)
 {
 	struct ta_list *list = arg;
+	const unsigned int kind = n->level == 0 ? 0 : 1;
 
-	n->slot[0] = list->pool.free_rnodes;
-	list->pool.free_rnodes = n;
+	n->slot[0] = list->pool.free_rnodes[kind];
+	list->pool.free_rnodes[kind] = n;
 }
 
 void

@@ -46,7 +46,8 @@ extern int ta_svc_logtype;
 
 /* Timer nodes and radix nodes are carved from heap chunks. */
 #define TA_NODES_PER_CHUNK 512
-#define TA_RNODES_PER_CHUNK 32
+#define TA_LEAVES_PER_CHUNK 128
+#define TA_RNODES_PER_CHUNK 16
 
 /*
  * nb_timers is enforced with credits: a list takes them from the adapter
@@ -94,7 +95,8 @@ struct ta_chunk {
 /* Free objects of one list, protected by the list's lock. */
 struct ta_pool {
 	struct ta_link *free_nodes;		/* Singly linked. */
-	struct ta_rx_node *free_rnodes;		/* Linked via slot[0]. */
+	/* Free radix leaves [0] and interior nodes [1], linked via slot[0]. */
+	struct ta_rx_node *free_rnodes[2];
 	struct ta_chunk *chunks;
 	uint64_t nb_nodes;	/* Timer nodes carved from chunks. */
 	uint64_t nb_rnodes;	/* Radix nodes carved from chunks. */

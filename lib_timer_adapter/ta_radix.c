@@ -6,17 +6,25 @@
 
 #include "ta_radix.h"
 
+/* Position of a level's digit in a key. */
+static inline unsigned int
+rx_shift(unsigned int level)
+{
+	return level == 0 ? 0 : TA_RX_LEAF_BITS + TA_RX_BITS * (level - 1);
+}
+
 static inline unsigned int
 rx_idx(uint64_t key, unsigned int level)
 {
-	return (key >> (TA_RX_BITS * level)) & (TA_RX_FANOUT - 1);
+	return level == 0 ? key & (TA_RX_LEAF_FANOUT - 1) :
+		(key >> rx_shift(level)) & (TA_RX_FANOUT - 1);
 }
 
 /* Whether a tree of this many levels reaches key. */
 static inline int
 rx_reaches(unsigned int levels, uint64_t key)
 {
-	unsigned int bits = TA_RX_BITS * levels;
+	unsigned int bits = rx_shift(levels);
 
 	return bits >= 64 || (key >> bits) == 0;
 }
@@ -31,11 +39,11 @@ ta_rx_init(struct ta_radix *rx, void *arg)
 static struct ta_rx_node *
 rx_new(struct ta_radix *rx, uint8_t level)
 {
-	struct ta_rx_node *n = ta_rx_node_alloc(rx->arg);
+	struct ta_rx_node *n = ta_rx_node_alloc(rx->arg, level);
 
 	if (n == NULL)
 		return NULL;
-	memset(n, 0, sizeof(*n));
+	memset(n, 0, TA_RX_NODE_SIZE(level));
 	n->level = level;
 	rx->nb_nodes++;
 	return n;
@@ -55,55 +63,59 @@ static struct ta_link **
 rx_slot_path(struct ta_radix *rx, uint64_t key,
 	     struct ta_rx_node *path[TA_RX_MAX_LEVELS])
 {
+	/* Levels of the nodes to create, in the order they are used. */
+	uint8_t want[2 * TA_RX_MAX_LEVELS];
 	struct ta_rx_node *fresh[2 * TA_RX_MAX_LEVELS];
-	unsigned int levels, nb_fresh = 0, need, lvl, i;
+	unsigned int levels, need = 0, used = 0, lvl, i;
 	struct ta_rx_node *n;
 
 	/*
-	 * Count the nodes missing on the way to the key and allocate them
-	 * all first: a failure then leaves the tree exactly as it was.
+	 * List the nodes missing on the way to the key and allocate them all
+	 * first: a failure then leaves the tree exactly as it was.
 	 */
+	fresh[0] = NULL; /* Silences a false maybe-uninitialized warning. */
 	levels = rx->root == NULL ? 1 : rx->levels;
 	while (!rx_reaches(levels, key))
 		levels++;
 	if (rx->root == NULL) {
-		need = levels;
+		for (lvl = levels; lvl-- > 0; )
+			want[need++] = lvl;
 	} else if (levels > rx->levels) {
 		/*
 		 * New levels on top; levels is minimal, so the key's digit at
 		 * the new top is not 0 and its path shares nothing below it.
 		 */
-		need = (levels - rx->levels) + (levels - 1);
+		for (lvl = rx->levels; lvl < levels; lvl++)
+			want[need++] = lvl;
+		for (lvl = levels - 1; lvl-- > 0; )
+			want[need++] = lvl;
 	} else {
-		need = 0;
 		n = rx->root;
 		for (lvl = levels - 1; lvl > 0; lvl--) {
 			n = n->slot[rx_idx(key, lvl)];
 			if (n == NULL) {
-				need = lvl;
+				while (lvl-- > 0)
+					want[need++] = lvl;
 				break;
 			}
 		}
 	}
 	for (i = 0; i < need; i++) {
-		fresh[nb_fresh] = rx_new(rx, 0);
-		if (fresh[nb_fresh] == NULL) {
-			while (nb_fresh > 0)
-				rx_del(rx, fresh[--nb_fresh]);
+		fresh[i] = rx_new(rx, want[i]);
+		if (fresh[i] == NULL) {
+			while (i > 0)
+				rx_del(rx, fresh[--i]);
 			return NULL;
 		}
-		nb_fresh++;
 	}
-	/* Grow at the top; the old root becomes child 0. */
 	if (rx->root == NULL) {
-		rx->root = fresh[--nb_fresh];
-		rx->root->level = levels - 1;
+		rx->root = fresh[used++];
 		rx->levels = levels;
 	}
+	/* Grow at the top; the old root becomes child 0. */
 	while (rx->levels < levels) {
-		struct ta_rx_node *top = fresh[--nb_fresh];
+		struct ta_rx_node *top = fresh[used++];
 
-		top->level = rx->levels;
 		top->slot[0] = rx->root;
 		top->bitmap = rx->root->bitmap != 0 ? 1 : 0;
 		rx->root = top;
@@ -114,12 +126,8 @@ rx_slot_path(struct ta_radix *rx, uint64_t key,
 		unsigned int idx = rx_idx(key, lvl);
 
 		path[lvl] = n;
-		if (n->slot[idx] == NULL) {
-			struct ta_rx_node *c = fresh[--nb_fresh];
-
-			c->level = lvl - 1;
-			n->slot[idx] = c;
-		}
+		if (n->slot[idx] == NULL)
+			n->slot[idx] = fresh[used++];
 		n = n->slot[idx];
 	}
 	path[0] = n;
@@ -280,7 +288,7 @@ static uint64_t
 rx_next_in(const struct ta_rx_node *n, unsigned int lvl, uint64_t base,
 	   uint64_t from)
 {
-	const unsigned int shift = TA_RX_BITS * lvl;
+	const unsigned int shift = rx_shift(lvl);
 	uint64_t f = from > base ? from : base;
 	uint64_t bm = n->bitmap & (~0ULL << rx_idx(f, lvl));
 

@@ -31,10 +31,18 @@
 
 #include <stdint.h>
 
+/*
+ * Interior nodes have 64 children; leaves cover only 8 ticks. Sparse
+ * ticks (random deadlines at a fine tick) leave most leaf slots empty, so
+ * small leaves keep the memory per timer low: 80 bytes per leaf instead of
+ * 528, for one more level on the path (upper levels stay cached).
+ */
 #define TA_RX_BITS 6
 #define TA_RX_FANOUT (1u << TA_RX_BITS)
-/* 11 levels of 6 bits cover every 64-bit key. */
-#define TA_RX_MAX_LEVELS 11
+#define TA_RX_LEAF_BITS 3
+#define TA_RX_LEAF_FANOUT (1u << TA_RX_LEAF_BITS)
+/* 3 + 11 * 6 bits: 12 levels cover every 64-bit key. */
+#define TA_RX_MAX_LEVELS 12
 
 /** Link of a timer in its tick's FIFO (or in a free list). */
 struct ta_link {
@@ -42,17 +50,27 @@ struct ta_link {
 	struct ta_link *prev;
 };
 
-/** A radix node; at level 0 slot[] holds FIFO heads, above it children. */
+/**
+ * A radix node. Leaves (level 0) have TA_RX_LEAF_FANOUT slots, each the
+ * head of a tick's FIFO; interior nodes have TA_RX_FANOUT children.
+ */
 struct ta_rx_node {
 	uint64_t bitmap;	/**< Bit i: slot[i] is non-empty. */
 	uint8_t level;		/**< 0 for leaves. */
 	uint8_t reserved[7];
-	void *slot[TA_RX_FANOUT];
+	void *slot[];		/**< TA_RX_LEAF_FANOUT or TA_RX_FANOUT. */
 };
 
-/** Allocate a node (contents undefined) for the index owned by arg. */
-struct ta_rx_node *ta_rx_node_alloc(void *arg);
-/** Give back a node of the index owned by arg. */
+/** Bytes of a node of the given level. */
+#define TA_RX_NODE_SIZE(level) (sizeof(struct ta_rx_node) + sizeof(void *) * \
+	((level) == 0 ? TA_RX_LEAF_FANOUT : TA_RX_FANOUT))
+
+/**
+ * Allocate a node of TA_RX_NODE_SIZE(level) bytes (contents undefined) for
+ * the index owned by arg.
+ */
+struct ta_rx_node *ta_rx_node_alloc(void *arg, uint8_t level);
+/** Give back a node (its level field is intact) of the index owned by arg. */
 void ta_rx_node_free(void *arg, struct ta_rx_node *n);
 
 /** The index of one list. */

@@ -44,14 +44,14 @@ rx_rand(void)
 }
 
 struct ta_rx_node *
-ta_rx_node_alloc(void *arg)
+ta_rx_node_alloc(void *arg, uint8_t level)
 {
 	(void)arg;
 	rx_alloc_calls++;
 	if (rx_fail_every != 0 && rx_alloc_calls % rx_fail_every == 0)
 		return NULL;
 	rx_live_nodes++;
-	return malloc(sizeof(struct ta_rx_node));
+	return malloc(TA_RX_NODE_SIZE(level));
 }
 
 void
