@@ -158,6 +158,12 @@ for script in "$srcdir"/pipeline/*.sh; do
 	run_suite "$name" 300 "$script" "$build"
 done
 
+# The parser's libFuzzer target, already built with ASan and UBSan: a
+# sanitizer build of the other suites sets TP_SKIP_FUZZ=1 to not run it twice.
+if selected fuzz_parse && [ "${TP_SKIP_FUZZ:-0}" != 1 ]; then
+	run_suite fuzz_parse 300 "$srcdir/fuzz/run.sh" "$build"
+fi
+
 if selected bench_smoke; then
 	run_suite bench_smoke 700 "$srcdir/bench/smoke.sh" "$build"
 fi
