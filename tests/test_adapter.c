@@ -134,24 +134,6 @@ case_cleanup(void)
 	static int							\
 	fn##_body(void)
 
-static struct rte_event_timer_adapter_conf
-conf_make(uint16_t id, uint64_t tick_ns, uint64_t max_tmo_ns,
-	  uint64_t nb_timers, uint64_t flags)
-{
-	struct rte_event_timer_adapter_conf c;
-
-	memset(&c, 0, sizeof(c));
-	c.event_dev_id = tc_env.evdev;
-	c.timer_adapter_id = id;
-	c.socket_id = rte_socket_id();
-	c.clk_src = RTE_EVENT_TIMER_ADAPTER_CPU_CLK;
-	c.timer_tick_ns = tick_ns;
-	c.max_tmo_ns = max_tmo_ns;
-	c.nb_timers = nb_timers;
-	c.flags = flags;
-	return c;
-}
-
 static struct timer_adapter *
 create(const struct rte_event_timer_adapter_conf *c)
 {
@@ -190,7 +172,7 @@ start_adapter(uint64_t tick_ns, uint64_t max_tmo_ns, uint64_t nb_timers,
 {
 	struct rte_event_timer_adapter_conf c;
 
-	c = conf_make(0, tick_ns, max_tmo_ns, nb_timers, flags);
+	c = tc_conf_make(0, tick_ns, max_tmo_ns, nb_timers, flags);
 	return start_conf(&c);
 }
 
@@ -241,7 +223,7 @@ TA_CASE(test_create_errors)
 	uint32_t nsvc = rte_service_get_count();
 	void *port = (void *)(uintptr_t)TC_ADAPTER_PORT;
 
-	c = conf_make(0, TICK_10MS, MAX_TMO_180S, 4096, 0);
+	c = tc_conf_make(0, TICK_10MS, MAX_TMO_180S, 4096, 0);
 
 	rte_errno = 0;
 	TP_ASSERT(timer_adapter_create_ext(NULL, tc_port_cb, port) == NULL,
@@ -311,7 +293,7 @@ TA_CASE(test_max_adapters)
 	unsigned int i, j;
 
 	for (i = 0; i < TIMER_ADAPTER_NUM_MAX; i++) {
-		c = conf_make(i, TICK_10MS, MAX_TMO_180S, 64, 0);
+		c = tc_conf_make(i, TICK_10MS, MAX_TMO_180S, 64, 0);
 		a[i] = create(&c);
 		TP_ASSERT(a[i] != NULL, "adapter %u: %s", i,
 			  tc_errno_name(rte_errno));
@@ -324,7 +306,7 @@ TA_CASE(test_max_adapters)
 	}
 	TP_ASSERT_EQ(rte_service_get_count(), nsvc + TIMER_ADAPTER_NUM_MAX,
 		     "one service per adapter");
-	c = conf_make(TIMER_ADAPTER_NUM_MAX, TICK_10MS, MAX_TMO_180S, 64, 0);
+	c = tc_conf_make(TIMER_ADAPTER_NUM_MAX, TICK_10MS, MAX_TMO_180S, 64, 0);
 	rte_errno = 0;
 	TP_ASSERT(create(&c) == NULL, "33rd adapter created");
 	TP_ASSERT_EQ(rte_errno, EINVAL, "id 32");
@@ -361,7 +343,7 @@ TA_CASE(test_start_stop_errors)
 	struct timer_adapter *a;
 	uint32_t svc;
 
-	c = conf_make(0, TICK_10MS, MAX_TMO_180S, 1024, 0);
+	c = tc_conf_make(0, TICK_10MS, MAX_TMO_180S, 1024, 0);
 	a = create(&c);
 	TP_ASSERT(a != NULL, "create");
 	TP_ASSERT_EQ(timer_adapter_service_id_get(a, &svc), 0, "service id");
@@ -473,7 +455,7 @@ TA_CASE(test_lookup)
 	TP_ASSERT(timer_adapter_lookup(UINT16_MAX) == NULL, "id 65535 found");
 	TP_ASSERT_EQ(rte_errno, EINVAL, "id 65535");
 
-	c = conf_make(7, TICK_10MS, MAX_TMO_180S, 1024, 0);
+	c = tc_conf_make(7, TICK_10MS, MAX_TMO_180S, 1024, 0);
 	a = create(&c);
 	TP_ASSERT(a != NULL, "create");
 	TP_ASSERT(timer_adapter_lookup(7) == a, "lookup gives another handle");
@@ -519,10 +501,10 @@ TA_CASE(test_get_info)
 	struct rte_event_timer_adapter_conf c;
 
 	TP_ASSERT_EQ(timer_adapter_get_info(NULL, &info), -EINVAL, "NULL");
-	c = conf_make(3, TICK_10MS, MAX_TMO_180S, 4096, 0);
+	c = tc_conf_make(3, TICK_10MS, MAX_TMO_180S, 4096, 0);
 	if (check_info(&c) != TP_TEST_OK)
 		return TP_TEST_FAIL;
-	c = conf_make(4, 250 * 1000, 7 * TC_SEC, 100,
+	c = tc_conf_make(4, 250 * 1000, 7 * TC_SEC, 100,
 		      RTE_EVENT_TIMER_ADAPTER_F_PERIODIC |
 		      RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES);
 	return check_info(&c);
@@ -535,7 +517,7 @@ TA_CASE(test_service_id)
 	uint32_t svc = UINT32_MAX, by_name = UINT32_MAX;
 	const char *name;
 
-	c = conf_make(3, TICK_10MS, MAX_TMO_180S, 1024, 0);
+	c = tc_conf_make(3, TICK_10MS, MAX_TMO_180S, 1024, 0);
 	a = create(&c);
 	TP_ASSERT(a != NULL, "create");
 	TP_ASSERT_EQ(timer_adapter_service_id_get(a, &svc), 0, "service id");
@@ -559,7 +541,7 @@ TA_CASE(test_stats_args)
 	struct timer_adapter_accounting ac;
 	struct timer_adapter *a;
 
-	c = conf_make(0, TICK_10MS, MAX_TMO_180S, 1024, 0);
+	c = tc_conf_make(0, TICK_10MS, MAX_TMO_180S, 1024, 0);
 	a = create(&c);
 	TP_ASSERT(a != NULL, "create");
 	memset(&s, 0xa5, sizeof(s));
@@ -600,7 +582,7 @@ TA_CASE(test_default_create)
 	TP_ASSERT(t != NULL && evcount(&ec, t, 4, false) == 0, "alloc");
 	TP_ASSERT_EQ(rte_event_dev_attr_get(tc_env.evdev,
 		     RTE_EVENT_DEV_ATTR_PORT_COUNT, &ports0), 0, "ports");
-	c = conf_make(9, TICK_10MS, MAX_TMO_180S, 1024, 0);
+	c = tc_conf_make(9, TICK_10MS, MAX_TMO_180S, 1024, 0);
 	a = timer_adapter_create(&c);
 	TP_ASSERT(a != NULL, "create: %s", tc_errno_name(rte_errno));
 	TP_ASSERT_EQ(rte_event_dev_attr_get(tc_env.evdev,

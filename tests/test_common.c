@@ -429,3 +429,21 @@ tc_errno_name(int err)
 		return RTE_PER_LCORE(buf);
 	}
 }
+
+struct rte_event_timer_adapter_conf
+tc_conf_make(uint16_t id, uint64_t tick_ns, uint64_t max_tmo_ns,
+	     uint64_t nb_timers, uint64_t flags)
+{
+	struct rte_event_timer_adapter_conf c;
+
+	memset(&c, 0, sizeof(c));
+	c.event_dev_id = tc_env.evdev;
+	c.timer_adapter_id = id;
+	c.socket_id = rte_socket_id();
+	c.clk_src = RTE_EVENT_TIMER_ADAPTER_CPU_CLK;
+	c.timer_tick_ns = tick_ns;
+	c.max_tmo_ns = max_tmo_ns;
+	c.nb_timers = nb_timers;
+	c.flags = flags;
+	return c;
+}

@@ -141,4 +141,9 @@ int tc_wait_lcore(unsigned int lcore, uint32_t max_ms);
 /** Short name of an errno value ("EINVAL"), or its number. */
 const char *tc_errno_name(int err);
 
+/* An adapter configuration on the suite's event device. */
+struct rte_event_timer_adapter_conf
+tc_conf_make(uint16_t id, uint64_t tick_ns, uint64_t max_tmo_ns,
+	     uint64_t nb_timers, uint64_t flags);
+
 #endif /* _TEST_COMMON_H_ */

@@ -448,24 +448,6 @@ rec_create_free(const struct drv *d, struct dlog *lg, const char *label,
 		rec(lg, label, "handle, free %d", d_free(d, a));
 }
 
-static struct rte_event_timer_adapter_conf
-conf_make(uint16_t id, uint64_t tick_ns, uint64_t max_tmo_ns,
-	  uint64_t nb_timers, uint64_t flags)
-{
-	struct rte_event_timer_adapter_conf c;
-
-	memset(&c, 0, sizeof(c));
-	c.event_dev_id = tc_env.evdev;
-	c.timer_adapter_id = id;
-	c.socket_id = rte_socket_id();
-	c.clk_src = RTE_EVENT_TIMER_ADAPTER_CPU_CLK;
-	c.timer_tick_ns = tick_ns;
-	c.max_tmo_ns = max_tmo_ns;
-	c.nb_timers = nb_timers;
-	c.flags = flags;
-	return c;
-}
-
 static bool
 conf_eq(const struct rte_event_timer_adapter_conf *x,
 	const struct rte_event_timer_adapter_conf *y)
@@ -488,7 +470,7 @@ d_start_new(const struct drv *d, struct dlog *lg, uint64_t tick_ns,
 	void *a;
 	int ret;
 
-	c = conf_make(0, tick_ns, MAX_TMO_180S, nb_timers, flags);
+	c = tc_conf_make(0, tick_ns, MAX_TMO_180S, nb_timers, flags);
 	a = d_create(d, &c);
 	rec_ptr(lg, "setup_create", a);
 	if (a == NULL)
@@ -608,7 +590,7 @@ scn_create_errors(const struct drv *d, struct dlog *lg)
 	struct rte_event_timer_adapter_conf c, bad;
 	void *a;
 
-	c = conf_make(0, TICK_10MS, MAX_TMO_180S, NB_TIMERS, 0);
+	c = tc_conf_make(0, TICK_10MS, MAX_TMO_180S, NB_TIMERS, 0);
 	rte_errno = 0;
 	rec_ptr(lg, "conf_null", d->create_ext(NULL, tc_port_cb, NULL));
 	bad = c;
@@ -658,7 +640,7 @@ scn_lifecycle(const struct drv *d, struct dlog *lg)
 	uint32_t svc = 0;
 	void *a, *b;
 
-	c = conf_make(0, TICK_10MS, MAX_TMO_180S, NB_TIMERS, 0);
+	c = tc_conf_make(0, TICK_10MS, MAX_TMO_180S, NB_TIMERS, 0);
 	a = d_create(d, &c);
 	rec_ptr(lg, "create", a);
 	if (a == NULL)
