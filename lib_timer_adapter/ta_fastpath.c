@@ -98,10 +98,13 @@ ta_deadline_key(const struct timer_adapter *adapter, uint64_t deadline)
 	return q * adapter->cyc_per_tick < deadline ? q + 1 : q;
 }
 
-/* Link a checked timer into the list; returns 0 or ENOSPC. */
+/*
+ * Link a checked timer into the list: parked in its far bucket if it is
+ * due beyond the next span, else in the radix index. Returns 0 or ENOSPC.
+ */
 static inline int
 ta_arm_one(struct timer_adapter *adapter, struct ta_list *list,
-	   struct rte_event_timer *evtim, uint64_t deadline)
+	   struct rte_event_timer *evtim, uint64_t deadline, uint64_t now_tick)
 {
 	const uint64_t key = ta_deadline_key(adapter, deadline);
 	struct ta_node *node;
@@ -112,13 +115,17 @@ ta_arm_one(struct timer_adapter *adapter, struct ta_list *list,
 		return ENOSPC;
 	node->key = key;
 	node->evtim = (uintptr_t)evtim;
-	ret = ta_rx_insert(&list->rx, key, &node->link);
-	if (unlikely(ret < 0)) {
-		ta_list_node_free(list, node);
-		return ENOSPC;
+	if (!ta_far_park(list, node, now_tick)) {
+		node->far = 0;
+		ret = ta_rx_insert(&list->rx, key, &node->link);
+		if (unlikely(ret < 0)) {
+			ta_list_node_free(list, node);
+			return ENOSPC;
+		}
+		if (ret == 1 && key < list->min_key)
+			__atomic_store_n(&list->min_key, key,
+					 __ATOMIC_RELEASE);
 	}
-	if (ret == 1 && key < list->min_key)
-		__atomic_store_n(&list->min_key, key, __ATOMIC_RELEASE);
 	evtim->impl_opaque[0] = (uintptr_t)node;
 	evtim->impl_opaque[1] = deadline;
 	/* Publish the node before the state that lets cancel look at it. */
@@ -135,7 +142,7 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 	struct timer_adapter *adapter = (struct timer_adapter *)(uintptr_t)cadapter;
 	struct ta_qcache qc = { .queue = -1 };
 	struct ta_list *list;
-	uint64_t now, tmo_ns, tmo_cyc = 0, last_ns = 0;
+	uint64_t now, now_tick = 0, tmo_ns, tmo_cyc = 0, last_ns = 0;
 	uint16_t i, granted;
 	int err = 0;
 
@@ -154,6 +161,9 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 	rte_spinlock_lock(&list->lock);
 	granted = ta_credits_get(adapter, list, nb);
 	now = rte_get_timer_cycles();
+	/* Only a list with an empty far ring needs the current tick. */
+	if (unlikely(list->far != NULL && list->far->nb == 0))
+		now_tick = rte_reciprocal_divide_u64(now, &adapter->tick_div);
 	for (i = 0; i < nb; i++) {
 		struct rte_event_timer *evtim = evtims[i];
 
@@ -169,7 +179,8 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 			tmo_cyc = ta_ns_to_cycles(tmo_ns, adapter->hz);
 			last_ns = tmo_ns;
 		}
-		err = ta_arm_one(adapter, list, evtim, now + tmo_cyc);
+		err = ta_arm_one(adapter, list, evtim, now + tmo_cyc,
+				 now_tick);
 		if (unlikely(err != 0))
 			break;
 	}
@@ -245,8 +256,11 @@ ta_cancel_one(struct timer_adapter *adapter, struct ta_list *list,
 	 * the service frees it. Otherwise unlink it now.
 	 */
 	if (node->key > list->cut_tick) {
-		if (ta_rx_remove(&list->rx, node->key, &node->link) == 1 &&
-		    node->key == list->min_key)
+		/* A stale lower bound for the service: left as it is. */
+		if (node->far)
+			ta_far_unpark(list, node);
+		else if (ta_rx_remove(&list->rx, node->key, &node->link) == 1 &&
+			 node->key == list->min_key)
 			ta_list_update_min(list);
 		ta_list_node_free(list, node);
 		ta_credits_put(adapter, list, 1);

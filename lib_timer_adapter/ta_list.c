@@ -10,7 +10,10 @@
 
 #include <string.h>
 
+#include <errno.h>
+
 #include <rte_malloc.h>
+#include <rte_prefetch.h>
 
 #include "ta_private.h"
 
@@ -75,11 +78,12 @@ ta_rx_node_free(void *arg, struct ta_rx_node *n)
 }
 
 void
-ta_list_init(struct ta_list *list, uint16_t index)
+ta_list_init(struct ta_list *list, uint16_t index, uint8_t far_shift)
 {
 	memset(list, 0, sizeof(*list));
 	rte_spinlock_init(&list->lock);
 	list->index = index;
+	list->far_shift = far_shift;
 	list->min_key = UINT64_MAX;
 	ta_rx_init(&list->rx, list);
 }
@@ -95,6 +99,8 @@ ta_list_release(struct ta_list *list)
 		c = next;
 	}
 	list->pool.chunks = NULL;
+	rte_free(list->far);
+	list->far = NULL;
 }
 
 struct ta_node *
@@ -133,11 +139,67 @@ ta_list_node_free(struct ta_list *list, struct ta_node *node)
 	list->pool.free_nodes = &node->link;
 }
 
+uint64_t
+ta_far_hint(const struct ta_list *list)
+{
+	uint64_t f;
+
+	if (list->far == NULL || list->far->nb == 0)
+		return UINT64_MAX;
+	/* Entering span mig_span, the service moves bucket mig_span + 1. */
+	f = list->mig_span << list->far_shift;
+	/* A move the budget cut short goes on at the next tick. */
+	return f > list->cut_tick ? f : list->cut_tick + 1;
+}
+
 void
 ta_list_update_min(struct ta_list *list)
 {
-	__atomic_store_n(&list->min_key, ta_rx_next(&list->rx, 0),
+	__atomic_store_n(&list->min_key,
+			 RTE_MIN(ta_rx_next(&list->rx, 0), ta_far_hint(list)),
 			 __ATOMIC_RELEASE);
+}
+
+int
+ta_far_move(struct ta_list *list, uint64_t tick)
+{
+	struct ta_far *far = list->far;
+	/* Spans up to due may hold due keys: they move whatever the budget. */
+	const uint64_t due = tick >> list->far_shift;
+	unsigned int budget = TA_FAR_BUDGET;
+
+	if (far == NULL)
+		return 0;
+	while (list->mig_span < due + 1) {
+		const uint64_t s = list->mig_span + 1;
+		struct ta_link **head = &far->bucket[s & TA_FAR_MASK];
+
+		if (far->nb == 0) {
+			list->mig_span = due + 1;
+			break;
+		}
+		while (*head != NULL) {
+			struct ta_link *l = *head;
+			struct ta_node *node = container_of(l, struct ta_node,
+							    link);
+
+			if (s > due && budget == 0)
+				return 0;
+			rte_prefetch0(l->next);
+			ta_fifo_unlink(head, l);
+			if (unlikely(ta_rx_insert(&list->rx, node->key, l) < 0)) {
+				/* Retried at the next tick; late, not lost. */
+				ta_fifo_append(head, l);
+				return -ENOMEM;
+			}
+			node->far = 0;
+			__atomic_store_n(&far->nb, far->nb - 1, __ATOMIC_RELAXED);
+			if (budget > 0)
+				budget--;
+		}
+		list->mig_span = s;
+	}
+	return 0;
 }
 
 void
@@ -147,6 +209,17 @@ ta_list_use(struct timer_adapter *adapter, struct ta_list *list)
 
 	rte_spinlock_lock(&adapter->used_lock);
 	if (list->used == 0) {
+		/* Without a far ring the list still works, all in rx. */
+		struct ta_far *far = rte_zmalloc_socket("ta_far", sizeof(*far),
+				RTE_CACHE_LINE_SIZE, adapter->conf.socket_id);
+
+		rte_spinlock_lock(&list->lock);
+		list->far = far;
+		if (far != NULL)
+			__atomic_store_n(&list->pool.mem_bytes,
+					 list->pool.mem_bytes + sizeof(*far),
+					 __ATOMIC_RELAXED);
+		rte_spinlock_unlock(&list->lock);
 		n = adapter->nb_used;
 		adapter->used_idx[n] = list->index;
 		/* Publish the index before the count the service reads. */

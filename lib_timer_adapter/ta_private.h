@@ -66,6 +66,20 @@ extern int ta_svc_logtype;
 #define TA_ENQ_BURST 32
 #define TA_SVC_BUDGET 1024
 
+/*
+ * Far ring: timers due beyond the next span of ticks are parked, unsorted,
+ * in a bucket per span (2^far_shift ticks), so that arming touches only the
+ * bucket head and the last timer parked there, both cached. The service
+ * moves a bucket into the radix index one span ahead of its time, at most
+ * TA_FAR_BUDGET timers per list and visit. far_shift is chosen at create
+ * so that TA_FAR_NB - 2 spans cover max_tmo_ns.
+ */
+#define TA_FAR_NB 256
+#define TA_FAR_MASK (TA_FAR_NB - 1)
+#define TA_FAR_MIN_SHIFT 6
+#define TA_FAR_MAX_SHIFT 48
+#define TA_FAR_BUDGET 128
+
 /* Low bit of ta_node::evtim: the service is firing a periodic timer. */
 #define TA_NODE_FIRING ((uintptr_t)1)
 
@@ -83,7 +97,13 @@ struct ta_node {
 	uintptr_t evtim;	/* Arbitration word, see above. */
 	uint64_t key;		/* Expiry tick. */
 	uint32_t owner;		/* Index of its list. */
-	uint32_t reserved;
+	uint32_t far;		/* 1: parked in a far bucket, 0: in rx. */
+};
+
+/* Far buckets of one list (heap, allocated when the list is first used). */
+struct ta_far {
+	struct ta_link *bucket[TA_FAR_NB];	/* Circular FIFOs. */
+	uint64_t nb;				/* Timers parked. */
 };
 
 /* Heap chunk header; chunks are released when the adapter is freed. */
@@ -119,13 +139,24 @@ struct ta_list {
 	uint64_t cut_tick;
 	int64_t credits;	/* Share of nb_timers held by this list. */
 	struct ta_radix rx;
+	/*
+	 * Far ring (NULL if it could not be allocated: every timer then goes
+	 * to rx). Spans <= mig_span have empty buckets; a timer is parked
+	 * only in a span in (mig_span, mig_span + TA_FAR_NB).
+	 */
+	struct ta_far *far;
+	uint64_t mig_span;
+	uint8_t far_shift;
 	struct ta_pool pool;
 	uint64_t armed;		/* Accounting, written under the lock. */
 	uint64_t cancelled;
 	/*
-	 * Smallest key in rx, UINT64_MAX when empty: the service reads it
-	 * without the lock, every tick, to skip lists with nothing due; on a
-	 * line of its own so that reading it does not steal the lock's line.
+	 * First tick at which the service must visit the list: the smallest
+	 * key in rx or the start of the span before the next far bucket to
+	 * move, UINT64_MAX when there is nothing. It may be early, never late.
+	 * The service reads it without the lock, every tick, to skip lists
+	 * with nothing to do; on a line of its own so that reading it does
+	 * not steal the lock's line.
 	 */
 	uint64_t min_key __rte_cache_aligned;
 } __rte_cache_aligned;
@@ -153,6 +184,7 @@ struct ta_service {
 	/* Counters: single writer, read with relaxed loads. */
 	struct rte_event_timer_adapter_stats stats;
 	uint64_t expired;		/* Single-shot timers expired. */
+	uint64_t far_nomem;		/* Far moves that ran out of memory. */
 } __rte_cache_aligned;
 
 struct timer_adapter {
@@ -168,6 +200,7 @@ struct timer_adapter {
 	uint32_t started;	/* Atomic; shared with secondaries. */
 	uint64_t hz;		/* rte_get_timer_hz() of the creator. */
 	uint64_t cyc_per_tick;	/* Rounded; >= 1. */
+	uint8_t far_shift;	/* log2 of the ticks of a far span. */
 	struct rte_reciprocal_u64 tick_div; /* Divides by cyc_per_tick. */
 	/*
 	 * Credits not held by any list (atomic). Kept off the read-mostly
@@ -186,12 +219,14 @@ struct timer_adapter {
 };
 
 /* ta_list.c */
-void ta_list_init(struct ta_list *list, uint16_t index);
+void ta_list_init(struct ta_list *list, uint16_t index, uint8_t far_shift);
 void ta_list_release(struct ta_list *list);
 struct ta_node *ta_list_node_alloc(struct ta_list *list);
 void ta_list_node_free(struct ta_list *list, struct ta_node *node);
 void ta_list_update_min(struct ta_list *list);
 void ta_list_use(struct timer_adapter *adapter, struct ta_list *list);
+int ta_far_move(struct ta_list *list, uint64_t tick);
+uint64_t ta_far_hint(const struct ta_list *list);
 uint16_t ta_credits_get(struct timer_adapter *adapter, struct ta_list *list,
 			uint16_t n);
 void ta_credits_put(struct timer_adapter *adapter, struct ta_list *list,
@@ -216,6 +251,53 @@ static inline void
 ta_counter_add(uint64_t *c, uint64_t v)
 {
 	__atomic_store_n(c, *c + v, __ATOMIC_RELAXED);
+}
+
+/*
+ * Park a timer whose key (set) is due beyond the next span in its far
+ * bucket; the list's lock is held. now_tick is the current tick, or 0 if
+ * the caller does not know it. Returns 1 if parked, 0 if the timer belongs
+ * in rx (near, beyond the ring, or no ring).
+ */
+static inline int
+ta_far_park(struct ta_list *list, struct ta_node *node, uint64_t now_tick)
+{
+	struct ta_far *far = list->far;
+	const uint64_t span = node->key >> list->far_shift;
+	uint64_t visit;
+
+	if (unlikely(far == NULL))
+		return 0;
+	/*
+	 * With nothing parked the service may not have visited for long:
+	 * bring mig_span to the present (any value is valid for empty
+	 * buckets) so that near timers are not parked.
+	 */
+	if (unlikely(far->nb == 0) && now_tick != 0 &&
+	    (now_tick >> list->far_shift) + 1 > list->mig_span)
+		list->mig_span = (now_tick >> list->far_shift) + 1;
+	if (span <= list->mig_span || span - list->mig_span >= TA_FAR_NB)
+		return 0;
+	ta_fifo_append(&far->bucket[span & TA_FAR_MASK], &node->link);
+	__atomic_store_n(&far->nb, far->nb + 1, __ATOMIC_RELAXED);
+	node->far = 1;
+	/* The service moves the bucket during the span before. */
+	visit = (span - 1) << list->far_shift;
+	if (visit < list->min_key)
+		__atomic_store_n(&list->min_key, visit, __ATOMIC_RELEASE);
+	return 1;
+}
+
+/* Take a parked timer out of its far bucket; the list's lock is held. */
+static inline void
+ta_far_unpark(struct ta_list *list, struct ta_node *node)
+{
+	struct ta_far *far = list->far;
+
+	ta_fifo_unlink(&far->bucket[(node->key >> list->far_shift) &
+				    TA_FAR_MASK], &node->link);
+	__atomic_store_n(&far->nb, far->nb - 1, __ATOMIC_RELAXED);
+	node->far = 0;
 }
 
 #endif /* _TA_PRIVATE_H_ */

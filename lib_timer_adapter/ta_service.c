@@ -107,11 +107,19 @@ ta_collect(struct timer_adapter *adapter, uint64_t tick)
 		if (__atomic_load_n(&list->min_key, __ATOMIC_ACQUIRE) > tick)
 			continue;
 		rte_spinlock_lock(&list->lock);
+		/* Far buckets whose time has come go into rx first. */
+		if (unlikely(ta_far_move(list, tick) < 0) &&
+		    svc->far_nomem++ == 0)
+			TA_SVC_LOG(ERR, "adapter %u: no memory to index parked "
+				   "timers of list %u; retrying (they will be "
+				   "late)", adapter->id, list->index);
 		for (key = ta_rx_next(&list->rx, 0); key <= tick;
 		     key = ta_rx_next(&list->rx, key + 1))
 			ta_fifo_splice(&svc->fifo, ta_rx_take(&list->rx, key));
 		list->cut_tick = tick;
-		__atomic_store_n(&list->min_key, key, __ATOMIC_RELEASE);
+		__atomic_store_n(&list->min_key,
+				 RTE_MIN(key, ta_far_hint(list)),
+				 __ATOMIC_RELEASE);
 		rte_spinlock_unlock(&list->lock);
 	}
 }
@@ -150,6 +158,7 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_node *node,
 
 	rte_spinlock_lock(&list->lock);
 	node->key = key;
+	node->far = 0;
 	switch (ta_rx_insert(&list->rx, key, &node->link)) {
 	case 1:
 		if (key < list->min_key)

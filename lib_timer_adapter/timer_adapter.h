@@ -408,6 +408,11 @@ struct timer_adapter_accounting {
 	uint64_t nodes;     /**< Internal timer nodes allocated (memory). */
 	uint64_t index_nodes; /**< Radix index nodes allocated (memory). */
 	uint64_t mem_bytes; /**< Adapter memory held for timers, in bytes. */
+	/**
+	 * Pending timers parked in far buckets (due beyond the next span of
+	 * ticks), not yet in the radix index.
+	 */
+	uint64_t parked;
 };
 
 /**

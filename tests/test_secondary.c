@@ -439,6 +439,14 @@ test_secondary_arms_primary_cancels(void)
 	TP_ASSERT_EQ(timer_adapter_accounting_get(adapter, &ac0), 0, "acct");
 	rc = run_mode(MODE_ARM_ONLY, &ec);
 	if (rc == TP_TEST_OK) {
+		struct timer_adapter_accounting ac;
+
+		/* 3 s is beyond the next 1.28 s span: parked, far ring. */
+		TP_ASSERT_EQ(timer_adapter_accounting_get(adapter, &ac), 0,
+			     "acct");
+		printf("    %" PRIu64 " timers parked by the secondary\n",
+		       ac.parked);
+		TP_ASSERT(ac.parked > 0, "the secondary parked nothing");
 		for (i = 1; i < SEC_N; i += 2) {
 			t = &shm->tims[i];
 			shm->cancel_ok[i] =
