@@ -158,7 +158,7 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 	if (unlikely(!list->used))
 		ta_list_use(adapter, list);
 
-	rte_spinlock_lock(&list->lock);
+	ta_lock(&list->lock);
 	granted = ta_credits_get(adapter, list, nb);
 	now = rte_get_timer_cycles();
 	/* Only a list with an empty far ring needs the current tick. */
@@ -186,7 +186,7 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 	}
 	list->credits -= i;
 	ta_counter_add(&list->armed, i);
-	rte_spinlock_unlock(&list->lock);
+	ta_unlock(&list->lock);
 
 	if (err != 0)
 		rte_errno = err;
@@ -238,19 +238,19 @@ static inline int
 ta_cancel_one(struct timer_adapter *adapter, struct ta_list *list,
 	      struct rte_event_timer *evtim, struct ta_node *node)
 {
-	uintptr_t expected = (uintptr_t)evtim;
 	int err;
 
-	if (!__atomic_compare_exchange_n(&node->evtim, &expected, 0, 0,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+	if (node->evtim != (uintptr_t)evtim) {
 		/*
-		 * The service got there first: it is building the event (or
-		 * firing a periodic timer). Report what the state says once
-		 * it settles; while it still says ARMED, that is EAGAIN.
+		 * The service settled it first (its event is built) and the
+		 * node may already serve another timer. Report what the
+		 * state says once it settles; while it still says ARMED,
+		 * that is EAGAIN.
 		 */
 		err = ta_cancel_state_err(evtim);
 		return err != 0 ? err : EAGAIN;
 	}
+	node->evtim = 0;
 	/*
 	 * A key the service has cut is in its FIFO: the node stays there and
 	 * the service frees it. Otherwise unlink it now.
@@ -299,8 +299,8 @@ timer_adapter_cancel_burst(const struct timer_adapter *cadapter,
 		/* Consecutive timers of one list share one lock hold. */
 		if (list != locked) {
 			if (locked != NULL)
-				rte_spinlock_unlock(&locked->lock);
-			rte_spinlock_lock(&list->lock);
+				ta_unlock(&locked->lock);
+			ta_lock(&list->lock);
 			locked = list;
 		}
 		err = ta_cancel_one(adapter, list, evtim, node);
@@ -308,7 +308,7 @@ timer_adapter_cancel_burst(const struct timer_adapter *cadapter,
 			break;
 	}
 	if (locked != NULL)
-		rte_spinlock_unlock(&locked->lock);
+		ta_unlock(&locked->lock);
 	if (err != 0)
 		rte_errno = err;
 	return i;

@@ -81,7 +81,7 @@ void
 ta_list_init(struct ta_list *list, uint16_t index, uint8_t far_shift)
 {
 	memset(list, 0, sizeof(*list));
-	rte_spinlock_init(&list->lock);
+	list->lock.locked = 0;
 	list->index = index;
 	list->far_shift = far_shift;
 	list->min_key = UINT64_MAX;
@@ -213,13 +213,13 @@ ta_list_use(struct timer_adapter *adapter, struct ta_list *list)
 		struct ta_far *far = rte_zmalloc_socket("ta_far", sizeof(*far),
 				RTE_CACHE_LINE_SIZE, adapter->conf.socket_id);
 
-		rte_spinlock_lock(&list->lock);
+		ta_lock(&list->lock);
 		list->far = far;
 		if (far != NULL)
 			__atomic_store_n(&list->pool.mem_bytes,
 					 list->pool.mem_bytes + sizeof(*far),
 					 __ATOMIC_RELAXED);
-		rte_spinlock_unlock(&list->lock);
+		ta_unlock(&list->lock);
 		n = adapter->nb_used;
 		adapter->used_idx[n] = list->index;
 		/* Publish the index before the count the service reads. */

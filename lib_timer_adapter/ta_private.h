@@ -21,6 +21,7 @@
 #include <rte_event_timer_adapter.h>
 #include <rte_log.h>
 #include <rte_memzone.h>
+#include <rte_pause.h>
 #include <rte_reciprocal.h>
 #include <rte_spinlock.h>
 
@@ -80,17 +81,40 @@ extern int ta_svc_logtype;
 #define TA_FAR_MAX_SHIFT 48
 #define TA_FAR_BUDGET 128
 
-/* Low bit of ta_node::evtim: the service is firing a periodic timer. */
-#define TA_NODE_FIRING ((uintptr_t)1)
+/* Timers the service settles per hold of a list's lock. */
+#define TA_SVC_HOLD 32
+
+/*
+ * List lock: test-and-set, unlocked by a plain release store. (On x86
+ * rte_spinlock_unlock() is an xchg, a full barrier: one more per arm call
+ * and per service batch, draining the store buffer each time.)
+ */
+typedef struct {
+	uint32_t locked;
+} ta_lock_t;
+
+static inline void
+ta_lock(ta_lock_t *l)
+{
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE) != 0)
+		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0)
+			rte_pause();
+}
+
+static inline void
+ta_unlock(ta_lock_t *l)
+{
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+}
 
 /*
  * Internal node of one armed timer: 40 bytes, from its list's chunks.
  *
- * evtim is the arbitration word between cancel and expiry: it holds the
- * rte_event_timer while the timer is pending, and whoever swaps it to 0
- * (cancel or single-shot expiry) owns the outcome. The node is only freed
- * by a holder of its list's lock, and the pointer of a re-armed timer is
- * stored in a new node, so a stale compare-and-swap can never succeed.
+ * evtim holds the rte_event_timer while the timer is pending; whoever
+ * clears it (cancel, or the service settling an expiry) owns the outcome.
+ * Both do so holding the list's lock, as does everything that frees or
+ * re-links a node, and the pointer of a re-armed timer is stored in a new
+ * node: a canceller that finds another value knows the service won.
  */
 struct ta_node {
 	struct ta_link link;	/* In its tick's FIFO, the expiry FIFO or free. */
@@ -129,7 +153,7 @@ struct ta_pool {
  * re-insertion); the owning lcore is almost always the only user.
  */
 struct ta_list {
-	rte_spinlock_t lock;
+	ta_lock_t lock;
 	uint16_t index;
 	uint8_t used;		/* Registered in the adapter's used table. */
 	/*
@@ -161,13 +185,6 @@ struct ta_list {
 	uint64_t min_key __rte_cache_aligned;
 } __rte_cache_aligned;
 
-/* Per-list state of the service: nodes to give back at the end of a call. */
-struct ta_svc_return {
-	struct ta_link *nodes;		/* Singly linked via next. */
-	uint32_t nb_nodes;
-	uint8_t pending;		/* Listed in ta_service::touched. */
-};
-
 /* State written by the service lcore only. */
 struct ta_service {
 	uint64_t last_tick;
@@ -178,9 +195,6 @@ struct ta_service {
 	struct rte_event evbuf[TA_EVBUF_SIZE];
 	uint16_t ev_head;
 	uint16_t ev_count;
-	uint16_t touched[TA_NB_LISTS];
-	uint16_t nb_touched;
-	struct ta_svc_return ret[TA_NB_LISTS];
 	/* Counters: single writer, read with relaxed loads. */
 	struct rte_event_timer_adapter_stats stats;
 	uint64_t expired;		/* Single-shot timers expired. */

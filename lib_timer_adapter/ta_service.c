@@ -7,14 +7,14 @@
  *
  * Each call reads the clock once. When the tick advanced, every list whose
  * smallest key is due is cut under its lock: each due tick's whole FIFO is
- * spliced, in O(1), onto the service's FIFO. Then, without any list lock,
- * timers are taken from the FIFO's front, settled against cancel by one
- * compare-and-swap on their node, and their events built into a buffer
- * that is enqueued in bursts; this repeats while the event device accepts
- * events, for at most TA_SVC_BUDGET timers. What the device refuses stays
+ * spliced, in O(1), onto the service's FIFO. Then timers are taken from
+ * the FIFO's front and settled against cancel under their list's lock
+ * (one hold per run of up to TA_SVC_HOLD timers of a list), and their
+ * events built into a buffer that is enqueued in bursts; this repeats
+ * while the event device accepts events, for at most TA_SVC_BUDGET timers. What the device refuses stays
  * in the buffer and in the FIFO, in order, for the next call: nothing is
- * re-inserted, dropped or reordered by backpressure. Freed nodes go back to
- * their lists in one lock hold per list and call.
+ * re-inserted, dropped or reordered by backpressure. Settled nodes go
+ * straight back to their list's pool, under the same hold.
  */
 
 #include <errno.h>
@@ -31,54 +31,6 @@ static inline struct ta_node *
 ta_node_of(struct ta_link *l)
 {
 	return container_of(l, struct ta_node, link);
-}
-
-/* The return slot of a list, listed for the end of the call. */
-static inline struct ta_svc_return *
-ta_ret_slot(struct ta_service *svc, uint16_t owner)
-{
-	struct ta_svc_return *r = &svc->ret[owner];
-
-	if (!r->pending) {
-		r->pending = 1;
-		svc->touched[svc->nb_touched++] = owner;
-	}
-	return r;
-}
-
-static inline void
-ta_ret_node(struct ta_service *svc, struct ta_node *node)
-{
-	struct ta_svc_return *r = ta_ret_slot(svc, node->owner);
-
-	node->link.next = r->nodes;
-	r->nodes = &node->link;
-	r->nb_nodes++;
-}
-
-static void
-ta_return_all(struct timer_adapter *adapter)
-{
-	struct ta_service *svc = &adapter->svc;
-	uint16_t i;
-
-	for (i = 0; i < svc->nb_touched; i++) {
-		struct ta_svc_return *r = &svc->ret[svc->touched[i]];
-		struct ta_list *list = &adapter->lists[svc->touched[i]];
-		struct ta_link *l, *ln;
-
-		rte_spinlock_lock(&list->lock);
-		for (l = r->nodes; l != NULL; l = ln) {
-			ln = l->next;
-			ta_list_node_free(list, ta_node_of(l));
-		}
-		ta_credits_put(adapter, list, r->nb_nodes);
-		rte_spinlock_unlock(&list->lock);
-		r->nodes = NULL;
-		r->nb_nodes = 0;
-		r->pending = 0;
-	}
-	svc->nb_touched = 0;
 }
 
 /* Append a circular FIFO (no sentinel) at the tail of the service's. */
@@ -106,7 +58,7 @@ ta_collect(struct timer_adapter *adapter, uint64_t tick)
 
 		if (__atomic_load_n(&list->min_key, __ATOMIC_ACQUIRE) > tick)
 			continue;
-		rte_spinlock_lock(&list->lock);
+		ta_lock(&list->lock);
 		/* Far buckets whose time has come go into rx first. */
 		if (unlikely(ta_far_move(list, tick) < 0) &&
 		    svc->far_nomem++ == 0)
@@ -120,25 +72,27 @@ ta_collect(struct timer_adapter *adapter, uint64_t tick)
 		__atomic_store_n(&list->min_key,
 				 RTE_MIN(key, ta_far_hint(list)),
 				 __ATOMIC_RELEASE);
-		rte_spinlock_unlock(&list->lock);
+		ta_unlock(&list->lock);
 	}
 }
 
 /*
  * Re-schedule a periodic timer that just fired, one period after its
- * previous deadline (no drift). Firings are rounded up to a tick and the
- * service may run late, so the next deadline may already be behind us:
- * that firing still happens, at the next tick. Only periods whose whole
- * window passed while we were behind (the next deadline after them is in
- * the past too) are skipped, each counted as a dropped firing.
+ * previous deadline (no drift); its list's lock is held. Firings are
+ * rounded up to a tick and the service may run late, so the next deadline
+ * may already be behind us: that firing still happens, at the next tick.
+ * Only periods whose whole window passed while we were behind (the next
+ * deadline after them is in the past too) are skipped, each counted as a
+ * dropped firing.
  */
 static void
-ta_periodic_rearm(struct timer_adapter *adapter, struct ta_node *node,
-		  struct rte_event_timer *evtim, uint64_t now)
+ta_periodic_rearm(struct timer_adapter *adapter, struct ta_list *list,
+		  struct ta_node *node, struct rte_event_timer *evtim,
+		  uint64_t now)
 {
 	struct ta_service *svc = &adapter->svc;
-	struct ta_list *list = &adapter->lists[node->owner];
 	uint64_t period, next, key, q;
+	int ret;
 
 	period = ta_ns_to_cycles(evtim->timeout_ticks *
 				 adapter->conf.timer_tick_ns, adapter->hz);
@@ -156,25 +110,15 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_node *node,
 		key = svc->last_tick + 1;
 	evtim->impl_opaque[1] = next;
 
-	rte_spinlock_lock(&list->lock);
 	node->key = key;
 	node->far = 0;
-	switch (ta_rx_insert(&list->rx, key, &node->link)) {
-	case 1:
-		if (key < list->min_key)
+	ret = ta_rx_insert(&list->rx, key, &node->link);
+	if (likely(ret >= 0)) {
+		if (ret == 1 && key < list->min_key)
 			__atomic_store_n(&list->min_key, key, __ATOMIC_RELEASE);
-		/* FALLTHROUGH */
-	case 0:
-		/* Cancellable again from here on. */
-		__atomic_store_n(&node->evtim, (uintptr_t)evtim,
-				 __ATOMIC_RELEASE);
-		rte_spinlock_unlock(&list->lock);
 		return;
-	default:
-		break;
 	}
 	/* Out of memory: the timer cannot go on; end it visibly. */
-	rte_spinlock_unlock(&list->lock);
 	TA_SVC_LOG(ERR, "adapter %u: no memory to re-arm a periodic timer",
 		   adapter->id);
 	node->evtim = 0;
@@ -182,73 +126,107 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_node *node,
 	ta_counter_add(&svc->expired, 1);
 	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ERROR,
 			 __ATOMIC_RELEASE);
-	ta_ret_node(svc, node);
+	ta_list_node_free(list, node);
+	ta_credits_put(adapter, list, 1);
 }
 
-/* Settle one detached node; returns 1 if it produced an event. */
-static inline int
-ta_expire_node(struct timer_adapter *adapter, struct ta_node *node,
-	       uint64_t now)
+/*
+ * Settle one detached node, its list's lock held: a cancelled one (evtim
+ * cleared by the canceller) is freed, any other becomes an event.
+ */
+static inline void
+ta_expire_node(struct timer_adapter *adapter, struct ta_list *list,
+	       struct ta_node *node, uint64_t now)
 {
 	struct ta_service *svc = &adapter->svc;
-	uintptr_t word = __atomic_load_n(&node->evtim, __ATOMIC_ACQUIRE);
-	struct rte_event_timer *evtim = (struct rte_event_timer *)word;
-	uintptr_t to = adapter->periodic ? word | TA_NODE_FIRING : 0;
+	struct rte_event_timer *evtim = (struct rte_event_timer *)node->evtim;
 
-	/* 0: cancelled while waiting here; the canceller left it to us. */
-	if (word == 0 ||
-	    !__atomic_compare_exchange_n(&node->evtim, &word, to, 0,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		ta_ret_node(svc, node);
-		return 0;
+	if (evtim == NULL) {
+		ta_list_node_free(list, node);
+		ta_credits_put(adapter, list, 1);
+		return;
 	}
 	svc->evbuf[svc->ev_head + svc->ev_count] = evtim->ev;
 	svc->ev_count++;
 	ta_counter_add(&svc->stats.evtim_exp_count, 1);
 	if (adapter->periodic) {
-		ta_periodic_rearm(adapter, node, evtim, now);
-		return 1;
+		ta_periodic_rearm(adapter, list, node, evtim, now);
+		return;
 	}
 	ta_counter_add(&svc->expired, 1);
 	/* The event is copied: the application may re-arm from now on. */
 	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_NOT_ARMED,
 			 __ATOMIC_RELEASE);
-	ta_ret_node(svc, node);
-	return 1;
+	ta_list_node_free(list, node);
+	ta_credits_put(adapter, list, 1);
 }
 
-/* Build events from the FIFO front while there is room and budget. */
+/* Prefetch distances, in nodes ahead of the one settled. */
+#define TA_PF_NODE 4
+#define TA_PF_TIMER 2
+
+/*
+ * Build events from the FIFO front while there is room and budget. Runs
+ * of timers of one list are settled under one hold of its lock (at most
+ * TA_SVC_HOLD, so that its lcore is not kept from arming for long).
+ */
 static unsigned int
 ta_fill(struct timer_adapter *adapter, unsigned int *budget, uint64_t now)
 {
 	struct ta_service *svc = &adapter->svc;
-	unsigned int done = 0;
+	struct ta_link *const end = &svc->fifo;
+	struct ta_link *pf_node, *pf_timer;
+	struct ta_list *locked = NULL;
+	unsigned int done = 0, held = 0, i;
 
 	if (svc->ev_head + svc->ev_count == TA_EVBUF_SIZE && svc->ev_head != 0) {
 		memmove(svc->evbuf, &svc->evbuf[svc->ev_head],
 			svc->ev_count * sizeof(svc->evbuf[0]));
 		svc->ev_head = 0;
 	}
-	while (*budget > 0 && svc->fifo.next != &svc->fifo &&
+	/*
+	 * Two cursors run ahead: one prefetches nodes, the one behind it the
+	 * timers those nodes point to (written when settled). Nodes between
+	 * the front and the cursors were prefetched on earlier steps.
+	 */
+	pf_timer = svc->fifo.next;
+	for (i = 0; i < TA_PF_TIMER && pf_timer != end; i++)
+		pf_timer = pf_timer->next;
+	pf_node = pf_timer;
+	for (i = TA_PF_TIMER; i < TA_PF_NODE && pf_node != end; i++)
+		pf_node = pf_node->next;
+	while (*budget > 0 && svc->fifo.next != end &&
 	       svc->ev_head + svc->ev_count < TA_EVBUF_SIZE) {
 		struct ta_link *l = svc->fifo.next;
-		struct ta_link *n1 = l->next;
+		struct ta_node *node = ta_node_of(l);
+		struct ta_list *list = &adapter->lists[node->owner];
 
-		/*
-		 * Two-stage prefetch: the node after next, and the timer of
-		 * the next node (fetched one step ago).
-		 */
-		if (n1 != &svc->fifo) {
-			rte_prefetch0(n1->next);
-			rte_prefetch0((void *)(ta_node_of(n1)->evtim &
-					       ~TA_NODE_FIRING));
+		if (pf_node != end) {
+			rte_prefetch0(pf_node);
+			pf_node = pf_node->next;
 		}
-		svc->fifo.next = n1;
-		n1->prev = &svc->fifo;
+		if (pf_timer != end) {
+			__builtin_prefetch((void *)__atomic_load_n(
+				&ta_node_of(pf_timer)->evtim,
+				__ATOMIC_RELAXED), 1, 3);
+			pf_timer = pf_timer->next;
+		}
+		if (list != locked || held == TA_SVC_HOLD) {
+			if (locked != NULL)
+				ta_unlock(&locked->lock);
+			ta_lock(&list->lock);
+			locked = list;
+			held = 0;
+		}
+		held++;
+		svc->fifo.next = l->next;
+		l->next->prev = end;
 		(*budget)--;
 		done++;
-		ta_expire_node(adapter, ta_node_of(l), now);
+		ta_expire_node(adapter, list, node, now);
 	}
+	if (locked != NULL)
+		ta_unlock(&locked->lock);
 	return done;
 }
 
@@ -311,7 +289,6 @@ ta_service_func(void *arg)
 		work += filled + sent;
 	} while (sent != 0 && budget > 0 &&
 		 (svc->fifo.next != &svc->fifo || svc->ev_count != 0));
-	ta_return_all(adapter);
 	if (adapter->maintain)
 		rte_event_maintain(adapter->conf.event_dev_id, adapter->port_id,
 				   0);
