@@ -166,17 +166,24 @@ ta_far_move(struct ta_list *list, uint64_t tick)
 	struct ta_far *far = list->far;
 	/* Spans up to due may hold due keys: they move whatever the budget. */
 	const uint64_t due = tick >> list->far_shift;
-	unsigned int budget = TA_FAR_BUDGET;
+	uint64_t budget = TA_FAR_BUDGET;
 
 	if (far == NULL)
 		return 0;
 	while (list->mig_span < due + 1) {
 		const uint64_t s = list->mig_span + 1;
-		struct ta_link **head = &far->bucket[s & TA_FAR_MASK];
+		const unsigned int b = s & TA_FAR_MASK;
+		struct ta_link **head = &far->bucket[b];
 
 		if (far->nb == 0) {
 			list->mig_span = due + 1;
 			break;
+		}
+		if (s > due) {
+			/* Half the ticks left before span s begins. */
+			uint64_t left = ((s << list->far_shift) - tick) / 2 + 1;
+
+			budget = RTE_MAX(budget, far->count[b] / left + 1);
 		}
 		while (*head != NULL) {
 			struct ta_link *l = *head;
@@ -193,6 +200,7 @@ ta_far_move(struct ta_list *list, uint64_t tick)
 				return -ENOMEM;
 			}
 			node->far = 0;
+			far->count[b]--;
 			__atomic_store_n(&far->nb, far->nb - 1, __ATOMIC_RELAXED);
 			if (budget > 0)
 				budget--;

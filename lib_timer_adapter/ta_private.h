@@ -71,15 +71,17 @@ extern int ta_svc_logtype;
  * Far ring: timers due beyond the next span of ticks are parked, unsorted,
  * in a bucket per span (2^far_shift ticks), so that arming touches only the
  * bucket head and the last timer parked there, both cached. The service
- * moves a bucket into the radix index one span ahead of its time, at most
- * TA_FAR_BUDGET timers per list and visit. far_shift is chosen at create
+ * moves a bucket into the radix index during the span before its own, a
+ * share per tick (at least TA_FAR_BUDGET timers per list and visit, more
+ * if needed to finish within half the ticks left), so that no visit holds
+ * a list's lock or delays expiries for long. far_shift is chosen at create
  * so that TA_FAR_NB - 2 spans cover max_tmo_ns.
  */
 #define TA_FAR_NB 256
 #define TA_FAR_MASK (TA_FAR_NB - 1)
 #define TA_FAR_MIN_SHIFT 6
 #define TA_FAR_MAX_SHIFT 48
-#define TA_FAR_BUDGET 128
+#define TA_FAR_BUDGET 32
 
 /* Timers the service settles per hold of a list's lock. */
 #define TA_SVC_HOLD 32
@@ -127,6 +129,7 @@ struct ta_node {
 /* Far buckets of one list (heap, allocated when the list is first used). */
 struct ta_far {
 	struct ta_link *bucket[TA_FAR_NB];	/* Circular FIFOs. */
+	uint32_t count[TA_FAR_NB];		/* Timers per bucket. */
 	uint64_t nb;				/* Timers parked. */
 };
 
@@ -293,6 +296,7 @@ ta_far_park(struct ta_list *list, struct ta_node *node, uint64_t now_tick)
 	if (span <= list->mig_span || span - list->mig_span >= TA_FAR_NB)
 		return 0;
 	ta_fifo_append(&far->bucket[span & TA_FAR_MASK], &node->link);
+	far->count[span & TA_FAR_MASK]++;
 	__atomic_store_n(&far->nb, far->nb + 1, __ATOMIC_RELAXED);
 	node->far = 1;
 	/* The service moves the bucket during the span before. */
@@ -307,9 +311,10 @@ static inline void
 ta_far_unpark(struct ta_list *list, struct ta_node *node)
 {
 	struct ta_far *far = list->far;
+	const unsigned int b = (node->key >> list->far_shift) & TA_FAR_MASK;
 
-	ta_fifo_unlink(&far->bucket[(node->key >> list->far_shift) &
-				    TA_FAR_MASK], &node->link);
+	ta_fifo_unlink(&far->bucket[b], &node->link);
+	far->count[b]--;
 	__atomic_store_n(&far->nb, far->nb - 1, __ATOMIC_RELAXED);
 	node->far = 0;
 }
