@@ -311,6 +311,8 @@ timer_adapter_start(const struct timer_adapter *cadapter)
 		return -ENOENT;
 	if (mapped > 1)
 		return -ENOTSUP;
+	/* Queues may have been set up again while we were stopped. */
+	memset(adapter->qsched, 0, sizeof(adapter->qsched));
 	rte_service_component_runstate_set(adapter->service_id, 1);
 	__atomic_store_n(&adapter->started, 1, __ATOMIC_RELEASE);
 	return 0;

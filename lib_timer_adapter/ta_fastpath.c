@@ -26,34 +26,34 @@ ta_my_list(struct timer_adapter *adapter)
 	return &adapter->lists[lcore];
 }
 
-/* Queue schedule type check, cached for runs of timers to one queue. */
-struct ta_qcache {
-	int32_t queue;		/* -1: nothing cached. */
-	int ok_any;		/* ALL_TYPES queue. */
-	uint32_t sched;
-	int valid;
-};
-
+/*
+ * Whether an event may go to its queue with its schedule type. Queue
+ * types are cached in the adapter (eventdev's attribute lookup is a call
+ * and several checks per arm otherwise); the cache is dropped at start.
+ */
 static inline int
-ta_sched_ok(const struct timer_adapter *adapter, struct ta_qcache *qc,
-	    const struct rte_event *ev)
+ta_sched_ok(struct timer_adapter *adapter, const struct rte_event *ev)
 {
+	uint8_t qs = __atomic_load_n(&adapter->qsched[ev->queue_id],
+				     __ATOMIC_RELAXED);
 	uint32_t sched;
 	int ret;
 
-	if (qc->queue != ev->queue_id) {
+	if (unlikely(qs == 0)) {
 		ret = rte_event_queue_attr_get(adapter->conf.event_dev_id,
 				ev->queue_id,
 				RTE_EVENT_QUEUE_ATTR_SCHEDULE_TYPE, &sched);
-		qc->queue = ev->queue_id;
 		/* -EOVERFLOW: an ALL_TYPES queue, whose type is any. */
-		qc->ok_any = ret == -EOVERFLOW;
-		qc->valid = ret == 0 || ret == -EOVERFLOW;
-		qc->sched = sched;
+		if (ret == -EOVERFLOW)
+			qs = TA_QS_ANY;
+		else if (ret == 0)
+			qs = TA_QS_KNOWN | (uint8_t)sched;
+		else
+			return 0;	/* No such queue: not cached. */
+		__atomic_store_n(&adapter->qsched[ev->queue_id], qs,
+				 __ATOMIC_RELAXED);
 	}
-	if (!qc->valid)
-		return 0;
-	return qc->ok_any || qc->sched == ev->sched_type;
+	return qs == TA_QS_ANY || qs == (TA_QS_KNOWN | ev->sched_type);
 }
 
 /*
@@ -61,8 +61,8 @@ ta_sched_ok(const struct timer_adapter *adapter, struct ta_qcache *qc,
  * error the timer's state is set as DPDK does.
  */
 static inline int
-ta_arm_check(const struct timer_adapter *adapter, struct ta_qcache *qc,
-	     struct rte_event_timer *evtim, uint64_t *tmo_ns)
+ta_arm_check(struct timer_adapter *adapter, struct rte_event_timer *evtim,
+	     uint64_t *tmo_ns)
 {
 	enum rte_event_timer_state st =
 		__atomic_load_n(&evtim->state, __ATOMIC_RELAXED);
@@ -72,7 +72,7 @@ ta_arm_check(const struct timer_adapter *adapter, struct ta_qcache *qc,
 	if (unlikely(st != RTE_EVENT_TIMER_NOT_ARMED &&
 		     st != RTE_EVENT_TIMER_CANCELED))
 		return EINVAL;
-	if (unlikely(!ta_sched_ok(adapter, qc, &evtim->ev))) {
+	if (unlikely(!ta_sched_ok(adapter, &evtim->ev))) {
 		evtim->state = RTE_EVENT_TIMER_ERROR;
 		return EINVAL;
 	}
@@ -140,7 +140,6 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
        uint16_t nb)
 {
 	struct timer_adapter *adapter = (struct timer_adapter *)(uintptr_t)cadapter;
-	struct ta_qcache qc = { .queue = -1 };
 	struct ta_list *list;
 	uint64_t now, now_tick = 0, tmo_ns, tmo_cyc = 0, last_ns = 0;
 	uint16_t i, granted;
@@ -167,7 +166,7 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 	for (i = 0; i < nb; i++) {
 		struct rte_event_timer *evtim = evtims[i];
 
-		err = ta_arm_check(adapter, &qc, evtim, &tmo_ns);
+		err = ta_arm_check(adapter, evtim, &tmo_ns);
 		if (unlikely(err != 0))
 			break;
 		if (unlikely(i >= granted)) {

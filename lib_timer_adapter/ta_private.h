@@ -83,6 +83,10 @@ extern int ta_svc_logtype;
 #define TA_FAR_MAX_SHIFT 48
 #define TA_FAR_BUDGET 32
 
+/* ta_adapter::qsched values. */
+#define TA_QS_KNOWN 0x80
+#define TA_QS_ANY 0xff
+
 /* Timers the service settles per hold of a list's lock. */
 #define TA_SVC_HOLD 32
 
@@ -218,6 +222,12 @@ struct timer_adapter {
 	uint64_t hz;		/* rte_get_timer_hz() of the creator. */
 	uint64_t cyc_per_tick;	/* Rounded; >= 1. */
 	uint8_t far_shift;	/* log2 of the ticks of a far span. */
+	/*
+	 * Schedule type of each event queue, looked up on first use and
+	 * forgotten at start: 0 unknown, TA_QS_ANY an ALL_TYPES queue, else
+	 * TA_QS_KNOWN | RTE_SCHED_TYPE_*.
+	 */
+	uint8_t qsched[RTE_EVENT_MAX_QUEUES_PER_DEV];
 	struct rte_reciprocal_u64 tick_div; /* Divides by cyc_per_tick. */
 	/*
 	 * Credits not held by any list (atomic). Kept off the read-mostly

@@ -24,9 +24,9 @@ ta_ns_to_cycles(uint64_t ns, uint64_t hz)
 {
 	uint64_t whole = (ns / TA_NS_PER_S), cyc;
 
-	if (whole != 0 && hz > UINT64_MAX / whole)
+	/* No division by a variable: this runs on every arm. */
+	if (__builtin_mul_overflow(whole, hz, &cyc))
 		return UINT64_MAX;
-	cyc = whole * hz;
 	return cyc + (ns % TA_NS_PER_S) * hz / TA_NS_PER_S;
 }
 
