@@ -20,25 +20,28 @@
  * Model:
  * - The lcore (or thread) that arms a timer inserts it directly into its own
  *   per-lcore list: there is no ring between producers and the service.
- *   Each list keys timers by expiry tick: all timers that expire in the same
- *   tick share one FIFO (an O(1) append), and the distinct ticks are indexed
- *   by a 64-ary radix tree with occupancy bitmaps, whose upper nodes are
- *   shared by all keys and stay cached, so that inserting a random deadline
- *   costs about one cache miss however many timers are armed.
  *   Non-EAL threads share one extra list. Every list has its own lock, so
  *   lcores of a secondary process may arm into the adapter too.
+ * - Each list keys timers by expiry tick, in two tiers. A timer due within
+ *   the current or the next *span* of ticks (2^k ticks, k chosen at create
+ *   so that 254 spans cover max_tmo_ns) goes into a radix index: all timers
+ *   of one tick share a FIFO, the distinct ticks are indexed by a 64-ary
+ *   radix tree with occupancy bitmaps. A timer due later is *parked*,
+ *   unsorted, in the far bucket of its span (a ring of 256 buckets): an
+ *   O(1) append that touches only cached memory, whatever the number of
+ *   timers. The service moves each bucket into the radix index during the
+ *   span before its own, a bounded share per tick.
  * - The adapter's service (an rte_service component, to be mapped to
  *   exactly one service lcore) reads the clock and, under each list's lock,
  *   splices the FIFO of every due tick onto its own FIFO in O(1) per tick;
- *   then, without any list lock, turns each timer into a copy of its
- *   rte_event template, buffered and enqueued in bursts on the adapter's
- *   event port.
+ *   then turns each timer into a copy of its rte_event template, buffered
+ *   and enqueued in bursts on the adapter's event port.
  * - A timer never expires before its deadline (arm time + timeout_ticks *
  *   timer_tick_ns); it expires at most one tick plus one service period
  *   later, plus whatever the event device's backpressure adds.
- * - Expiry and cancel are settled by one compare-and-swap on the timer's
- *   internal node: exactly one of them wins. Once cancel returns, nothing
- *   in the adapter refers to the rte_event_timer any more.
+ * - Expiry and cancel are settled under the list's lock, on one word of the
+ *   timer's internal node: exactly one of them wins. Once cancel returns,
+ *   nothing in the adapter refers to the rte_event_timer any more.
  * - Backpressure: when the event device refuses events, the expired timers
  *   wait, in expiry order, in the service's FIFO; they are never
  *   re-inserted, never dropped, and still cancellable until their event is
