@@ -8,8 +8,15 @@
 /*
  * Packet classification on the RX lcore: rte_net_get_ptype() finds the
  * headers (Ethernet, VLAN/QinQ, IPv4, IPv6 and its extension headers, L4)
- * and their lengths; we then check every length we rely on against the
- * first segment's data_len and build the bidirectional flow key.
+ * and their lengths; we then check every length we rely on and build the
+ * bidirectional flow key.
+ *
+ * Every read of packet data goes through rte_pktmbuf_read(): bounded by the
+ * packet length, a pointer into the first segment when the bytes are there
+ * (the common case, no copy), a copy into a small stack buffer when they
+ * span segments (frames over the mbuf data room arrive chained). Before
+ * any read, the mbuf chain itself must add up, since rte_pktmbuf_read()
+ * trusts pkt_len to walk it.
  */
 
 #include <stdbool.h>
@@ -31,6 +38,10 @@ enum tp_pkt_class {
 	TP_PKT_FLOW,		/**< IPv4/IPv6: key built. */
 	TP_PKT_NON_IP,		/**< Well-formed, not IP: no flow. */
 	TP_PKT_MALFORMED,	/**< Truncated or inconsistent headers. */
+	TP_PKT_BAD_CHAIN,	/**< mbuf segment lengths do not add up to
+				 * pkt_len: nothing may read it, not even a
+				 * TX driver, so it is always dropped.
+				 */
 };
 
 /** Result of parsing one packet. */
@@ -40,38 +51,81 @@ struct tp_parsed {
 	uint8_t tcp_flags;	/**< TCP flags, 0 if not TCP. */
 };
 
+/* Copies of headers that span mbuf segments (tp_parse()'s frame). */
+struct tp_parse_buf {
+	uint8_t l2[RTE_ETHER_HDR_LEN + 2 * sizeof(struct rte_vlan_hdr)];
+	union {
+		struct rte_ipv4_hdr v4;
+		struct rte_ipv6_hdr v6;
+	} l3;
+	union {
+		struct rte_tcp_hdr tcp;
+		struct rte_udp_hdr udp;
+		uint8_t icmp[4];
+	} l4;
+};
+
 static __rte_always_inline uint16_t
 tp_rd16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-/* VLAN ids and the final ethertype at l2_len - 2 (l2_len <= data_len). */
-static __rte_always_inline void
-tp_parse_vlans(const uint8_t *p, uint32_t ptype, struct tp_flow_key *key)
+/*
+ * Segment lengths add up to pkt_len. net_pcap chains mbufs for frames over
+ * the data room and, for a record over 65535 bytes, sets a pkt_len that
+ * the chain does not hold (it copies the length modulo 65536). The walk is
+ * bounded by nb_segs, so a looping chain cannot hold us.
+ */
+static __rte_always_inline bool
+tp_mbuf_consistent(const struct rte_mbuf *m)
 {
-	const uint32_t l2 = ptype & RTE_PTYPE_L2_MASK;
+	const struct rte_mbuf *s = m;
+	uint32_t len = 0;
+	uint16_t n;
 
-	if (l2 == RTE_PTYPE_L2_ETHER_VLAN) {
-		key->vlan[0] = tp_rd16(p + 14) & 0xfff;
-	} else if (l2 == RTE_PTYPE_L2_ETHER_QINQ) {
-		key->vlan[0] = tp_rd16(p + 14) & 0xfff;
-		key->vlan[1] = tp_rd16(p + 18) & 0xfff;
+	if (likely(m->nb_segs == 1))
+		return m->data_len == m->pkt_len;
+	for (n = 0; n < m->nb_segs && s != NULL; n++, s = s->next)
+		len += s->data_len;
+	return n == m->nb_segs && s == NULL && len == m->pkt_len;
+}
+
+/* VLAN ids (l2 holds l2_len bytes: 18 with a VLAN, 22 with QinQ). */
+static __rte_always_inline void
+tp_parse_vlans(const uint8_t *l2, uint32_t ptype, struct tp_flow_key *key)
+{
+	const uint32_t l2t = ptype & RTE_PTYPE_L2_MASK;
+
+	if (l2t == RTE_PTYPE_L2_ETHER_VLAN) {
+		key->vlan[0] = tp_rd16(l2 + 14) & 0xfff;
+	} else if (l2t == RTE_PTYPE_L2_ETHER_QINQ) {
+		key->vlan[0] = tp_rd16(l2 + 14) & 0xfff;
+		key->vlan[1] = tp_rd16(l2 + 18) & 0xfff;
 	}
 }
 
-/* L3 addresses and protocol; false if lengths are inconsistent. */
+/*
+ * L3 addresses and protocol; false if lengths are inconsistent. Sets
+ * *ip_end to the end of the IP datagram (total or payload length): the L4
+ * header must lie inside it, not in the frame's padding.
+ */
 static __rte_always_inline bool
-tp_parse_l3(const struct rte_mbuf *m, const uint8_t *p, uint32_t ptype,
-	    const struct rte_net_hdr_lens *hl, struct tp_flow_key *key,
-	    const uint8_t **src, const uint8_t **dst)
+tp_parse_l3(const struct rte_mbuf *m, struct tp_parse_buf *buf,
+	    uint32_t ptype, const struct rte_net_hdr_lens *hl,
+	    struct tp_flow_key *key, const uint8_t **src, const uint8_t **dst,
+	    uint32_t *ip_end)
 {
 	const uint32_t l2 = hl->l2_len;
 
 	if (RTE_ETH_IS_IPV4_HDR(ptype)) {
-		const struct rte_ipv4_hdr *ip = (const void *)(p + l2);
-		uint16_t tot = rte_be_to_cpu_16(ip->total_length);
+		const struct rte_ipv4_hdr *ip;
+		uint16_t tot;
 
+		ip = rte_pktmbuf_read(m, l2, sizeof(*ip), &buf->l3.v4);
+		if (ip == NULL)
+			return false;
+		tot = rte_be_to_cpu_16(ip->total_length);
 		if (hl->l3_len < sizeof(*ip) || tot < hl->l3_len ||
 		    l2 + tot > m->pkt_len)
 			return false;
@@ -79,17 +133,23 @@ tp_parse_l3(const struct rte_mbuf *m, const uint8_t *p, uint32_t ptype,
 		key->proto = ip->next_proto_id;
 		*src = (const uint8_t *)&ip->src_addr;
 		*dst = (const uint8_t *)&ip->dst_addr;
+		*ip_end = l2 + tot;
 		return true;
 	}
 	if (RTE_ETH_IS_IPV6_HDR(ptype)) {
-		const struct rte_ipv6_hdr *ip6 = (const void *)(p + l2);
+		const struct rte_ipv6_hdr *ip6;
 		uint32_t off = l2 + sizeof(*ip6);
-		int frag = 0, proto = ip6->proto;
+		int frag = 0, proto;
 
-		if (l2 + sizeof(*ip6) + rte_be_to_cpu_16(ip6->payload_len) >
-		    m->pkt_len)
+		ip6 = rte_pktmbuf_read(m, l2, sizeof(*ip6), &buf->l3.v6);
+		if (ip6 == NULL)
 			return false;
+		*ip_end = off + rte_be_to_cpu_16(ip6->payload_len);
+		if (*ip_end > m->pkt_len)
+			return false;
+		proto = ip6->proto;
 		if ((ptype & RTE_PTYPE_L3_MASK) == RTE_PTYPE_L3_IPV6_EXT) {
+			/* Reads through rte_pktmbuf_read() too. */
 			proto = rte_net_skip_ip6_ext(ip6->proto, m, &off,
 						     &frag);
 			if (proto < 0)
@@ -106,9 +166,10 @@ tp_parse_l3(const struct rte_mbuf *m, const uint8_t *p, uint32_t ptype,
 
 /* L4 ports and TCP flags; false if the L4 header is cut short. */
 static __rte_always_inline bool
-tp_parse_l4(const struct rte_mbuf *m, const uint8_t *p, uint32_t ptype,
-	    const struct rte_net_hdr_lens *hl, struct tp_parsed *out,
-	    uint16_t *sport, uint16_t *dport)
+tp_parse_l4(const struct rte_mbuf *m, struct tp_parse_buf *buf,
+	    uint32_t ptype, const struct rte_net_hdr_lens *hl,
+	    uint32_t ip_end, struct tp_parsed *out, uint16_t *sport,
+	    uint16_t *dport)
 {
 	const uint32_t off = hl->l2_len + hl->l3_len;
 	const uint32_t l4 = ptype & RTE_PTYPE_L4_MASK;
@@ -119,10 +180,13 @@ tp_parse_l4(const struct rte_mbuf *m, const uint8_t *p, uint32_t ptype,
 		return true;	/* no ports in fragments */
 	switch (out->key.proto) {
 	case IPPROTO_TCP: {
-		const struct rte_tcp_hdr *th = (const void *)(p + off);
+		const struct rte_tcp_hdr *th;
 
 		if (l4 != RTE_PTYPE_L4_TCP || hl->l4_len < sizeof(*th) ||
-		    off + hl->l4_len > m->data_len)
+		    off + hl->l4_len > ip_end)
+			return false;
+		th = rte_pktmbuf_read(m, off, sizeof(*th), &buf->l4.tcp);
+		if (th == NULL)
 			return false;
 		*sport = th->src_port;
 		*dport = th->dst_port;
@@ -130,9 +194,12 @@ tp_parse_l4(const struct rte_mbuf *m, const uint8_t *p, uint32_t ptype,
 		return true;
 	}
 	case IPPROTO_UDP: {
-		const struct rte_udp_hdr *uh = (const void *)(p + off);
+		const struct rte_udp_hdr *uh;
 
-		if (off + sizeof(*uh) > m->data_len)
+		if (off + sizeof(*uh) > ip_end)
+			return false;
+		uh = rte_pktmbuf_read(m, off, sizeof(*uh), &buf->l4.udp);
+		if (uh == NULL)
 			return false;
 		*sport = uh->src_port;
 		*dport = uh->dst_port;
@@ -140,8 +207,8 @@ tp_parse_l4(const struct rte_mbuf *m, const uint8_t *p, uint32_t ptype,
 	}
 	case IPPROTO_ICMP:
 	case IPPROTO_ICMPV6:
-		/* type, code, checksum */
-		return off + 4 <= m->data_len;
+		/* type, code, checksum: present, though we key on none. */
+		return off + sizeof(buf->l4.icmp) <= ip_end;
 	default:
 		return true;
 	}
@@ -168,23 +235,35 @@ tp_key_order(struct tp_parsed *out, const uint8_t *src, const uint8_t *dst,
 static __rte_always_inline enum tp_pkt_class
 tp_parse(const struct rte_mbuf *m, struct tp_parsed *out)
 {
-	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct tp_parse_buf buf;
 	struct rte_net_hdr_lens hl;
-	const uint8_t *src, *dst;
+	const uint8_t *l2, *src, *dst;
 	uint16_t etype, sport, dport;
-	uint32_t ptype;
+	uint32_t ptype, l2t, ip_end;
 
 	memset(out, 0, sizeof(*out));
 	memset(&hl, 0, sizeof(hl));
-	if (m->data_len < RTE_ETHER_HDR_LEN)
+	if (unlikely(!tp_mbuf_consistent(m)))
+		return TP_PKT_BAD_CHAIN;
+	if (m->pkt_len < RTE_ETHER_HDR_LEN)
 		return TP_PKT_MALFORMED;
 	ptype = rte_net_get_ptype(m, &hl, RTE_PTYPE_L2_MASK |
 				  RTE_PTYPE_L3_MASK | RTE_PTYPE_L4_MASK);
-	if (hl.l2_len < RTE_ETHER_HDR_LEN || hl.l2_len > m->data_len)
+	l2t = ptype & RTE_PTYPE_L2_MASK;
+	if (hl.l2_len < RTE_ETHER_HDR_LEN || hl.l2_len > m->pkt_len)
+		return TP_PKT_MALFORMED;
+	/* Ethernet, VLAN and QinQ headers: at most 22 bytes, all ours. */
+	if (l2t != RTE_PTYPE_L2_ETHER && l2t != RTE_PTYPE_L2_ETHER_VLAN &&
+	    l2t != RTE_PTYPE_L2_ETHER_QINQ)
+		return TP_PKT_NON_IP;	/* MPLS, ARP, LLDP, PTP... */
+	if (hl.l2_len > sizeof(buf.l2))
+		return TP_PKT_MALFORMED;
+	l2 = rte_pktmbuf_read(m, 0, hl.l2_len, buf.l2);
+	if (l2 == NULL)
 		return TP_PKT_MALFORMED;
 	if ((ptype & RTE_PTYPE_L3_MASK) == 0) {
 		/* No L3: not IP, or an IP/VLAN header cut short or bad. */
-		etype = tp_rd16(p + hl.l2_len - 2);
+		etype = tp_rd16(l2 + hl.l2_len - 2);
 		if (etype == RTE_ETHER_TYPE_IPV4 ||
 		    etype == RTE_ETHER_TYPE_IPV6 ||
 		    etype == RTE_ETHER_TYPE_VLAN ||
@@ -192,12 +271,15 @@ tp_parse(const struct rte_mbuf *m, struct tp_parsed *out)
 			return TP_PKT_MALFORMED;
 		return TP_PKT_NON_IP;
 	}
-	if (hl.l2_len + hl.l3_len > m->data_len)
+	if ((uint32_t)hl.l2_len + hl.l3_len > m->pkt_len)
 		return TP_PKT_MALFORMED;
-	tp_parse_vlans(p, ptype, &out->key);
-	if (!tp_parse_l3(m, p, ptype, &hl, &out->key, &src, &dst))
+	tp_parse_vlans(l2, ptype, &out->key);
+	if (!tp_parse_l3(m, &buf, ptype, &hl, &out->key, &src, &dst, &ip_end))
 		return TP_PKT_MALFORMED;
-	if (!tp_parse_l4(m, p, ptype, &hl, out, &sport, &dport))
+	/* IPv6 extension headers beyond the payload length. */
+	if ((uint32_t)hl.l2_len + hl.l3_len > ip_end)
+		return TP_PKT_MALFORMED;
+	if (!tp_parse_l4(m, &buf, ptype, &hl, ip_end, out, &sport, &dport))
 		return TP_PKT_MALFORMED;
 	tp_key_order(out, src, dst, sport, dport);
 	return TP_PKT_FLOW;

@@ -268,9 +268,14 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 			j++;
 			continue;
 		}
-		if (b.cls[i] == TP_PKT_MALFORMED) {
+		if (b.cls[i] == TP_PKT_MALFORMED ||
+		    b.cls[i] == TP_PKT_BAD_CHAIN) {
 			lc->stats.rx_malformed++;
-			if (cfg->malformed == TP_MALFORMED_DROP) {
+			/* A chain that does not add up is never forwarded:
+			 * the TX driver would walk past its end.
+			 */
+			if (cfg->malformed == TP_MALFORMED_DROP ||
+			    b.cls[i] == TP_PKT_BAD_CHAIN) {
 				lc->stats.drops[TP_DROP_MALFORMED]++;
 				rte_pktmbuf_free(m);
 				continue;

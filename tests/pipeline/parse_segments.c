@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * The packet parser (examples/timer_pipeline/tp_parse.h) on segmented
+ * mbufs, without EAL: built and run by tests/pipeline/captures.sh.
+ *
+ *     parse_segments CAPTURE.pcap
+ *
+ * 1. Every frame of the capture is parsed whole, then split into two
+ *    segments at every offset of its first 160 bytes, and into 1-byte
+ *    segments: the class, the key, the direction and the TCP flags must
+ *    not change. Each segment is its own exact-size heap block, so a
+ *    sanitizer build sees any read past a segment.
+ * 2. Chains whose lengths do not add up (pkt_len above or below the sum of
+ *    the segments, nb_segs above or below the chain, a chain that loops)
+ *    are TP_PKT_BAD_CHAIN, and so is a single segment whose data_len is
+ *    not its pkt_len.
+ *
+ * Prints one "[ PASS ]" or "[ FAIL ]" line per check and exits 0 iff all
+ * passed.
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "tp_parse.h"
+
+#define MAX_FRAME 65535
+#define MAX_SEGS 9100
+
+static struct rte_mbuf segs[MAX_SEGS];
+static int failures;
+
+static void
+check(const char *name, int ok, const char *detail)
+{
+	printf("[ %s ] parse_segments.%s%s%s\n", ok ? "PASS" : "FAIL", name,
+	       ok ? "" : ": ", ok ? "" : detail);
+	if (!ok)
+		failures++;
+}
+
+/* Free the heap blocks of a chain built by chain(). */
+static void
+unchain(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		free(segs[i].buf_addr);
+}
+
+/* Split len bytes into segments of the given sizes (the last takes the
+ * rest); returns the number of segments.
+ */
+static unsigned int
+chain(const uint8_t *data, uint32_t len, const uint32_t *sizes,
+      unsigned int nsizes)
+{
+	uint32_t off = 0, n;
+	unsigned int i;
+
+	for (i = 0; off < len || i == 0; i++) {
+		n = i + 1 < nsizes ? sizes[i] : len - off;
+		n = n > len - off ? len - off : n;
+		memset(&segs[i], 0, sizeof(segs[i]));
+		segs[i].buf_addr = malloc(n != 0 ? n : 1);
+		if (segs[i].buf_addr == NULL)
+			abort();
+		memcpy(segs[i].buf_addr, data + off, n);
+		segs[i].buf_len = (uint16_t)n;
+		segs[i].data_len = (uint16_t)n;
+		if (i > 0)
+			segs[i - 1].next = &segs[i];
+		off += n;
+	}
+	segs[0].pkt_len = len;
+	segs[0].nb_segs = (uint16_t)i;
+	return i;
+}
+
+struct result {
+	enum tp_pkt_class c;
+	struct tp_parsed p;
+};
+
+static int
+same(const struct result *a, const struct result *b)
+{
+	if (a->c != b->c)
+		return 0;
+	if (a->c != TP_PKT_FLOW)
+		return 1;
+	return memcmp(&a->p.key, &b->p.key, sizeof(a->p.key)) == 0 &&
+		a->p.lo_is_src == b->p.lo_is_src &&
+		a->p.tcp_flags == b->p.tcp_flags;
+}
+
+static int
+split_checks(const uint8_t *f, uint32_t len, unsigned int *nflow)
+{
+	struct result whole, r;
+	uint32_t sizes[2], k;
+	unsigned int n;
+
+	n = chain(f, len, NULL, 0);
+	whole.c = tp_parse(&segs[0], &whole.p);
+	unchain(n);
+	if (whole.c == TP_PKT_FLOW)
+		(*nflow)++;
+	for (k = 1; k < len && k <= 160; k++) {
+		sizes[0] = k;
+		n = chain(f, len, sizes, 2);
+		r.c = tp_parse(&segs[0], &r.p);
+		unchain(n);
+		if (!same(&whole, &r))
+			return 0;
+	}
+	if (len <= MAX_SEGS) {
+		uint32_t *ones = malloc(sizeof(*ones) * len);
+
+		for (k = 0; k < len; k++)
+			ones[k] = 1;
+		n = chain(f, len, ones, len);
+		free(ones);
+		r.c = tp_parse(&segs[0], &r.p);
+		unchain(n);
+		if (!same(&whole, &r))
+			return 0;
+	}
+	return 1;
+}
+
+/* A frame that parses as a flow, for the broken-chain checks. */
+static const uint8_t *flow_frame;
+static uint32_t flow_len;
+
+static void
+bad_chain_checks(void)
+{
+	const uint32_t sizes[3] = { 20, 20, 0 };
+	struct tp_parsed p;
+	unsigned int n;
+	char what[64];
+
+	n = chain(flow_frame, flow_len, sizes, 3);	/* 3 segments */
+	check("good_chain_is_flow", tp_parse(&segs[0], &p) == TP_PKT_FLOW,
+	      "a consistent 3-segment chain is not a flow");
+	segs[0].pkt_len = flow_len + 1;
+	check("pkt_len_above_chain", tp_parse(&segs[0], &p) ==
+	      TP_PKT_BAD_CHAIN, "pkt_len beyond the chain accepted");
+	segs[0].pkt_len = flow_len - 1;
+	check("pkt_len_below_chain", tp_parse(&segs[0], &p) ==
+	      TP_PKT_BAD_CHAIN, "pkt_len short of the chain accepted");
+	segs[0].pkt_len = flow_len;
+	segs[0].nb_segs = 4;
+	check("nb_segs_above_chain", tp_parse(&segs[0], &p) ==
+	      TP_PKT_BAD_CHAIN, "nb_segs beyond the chain accepted");
+	segs[0].nb_segs = 2;
+	check("nb_segs_below_chain", tp_parse(&segs[0], &p) ==
+	      TP_PKT_BAD_CHAIN, "a chain longer than nb_segs accepted");
+	segs[0].nb_segs = 3;
+	segs[2].next = &segs[0];
+	check("looping_chain", tp_parse(&segs[0], &p) == TP_PKT_BAD_CHAIN,
+	      "a looping chain accepted");
+	segs[2].next = NULL;
+	unchain(n);
+
+	n = chain(flow_frame, flow_len, NULL, 0);
+	segs[0].data_len = (uint16_t)(flow_len - 1);
+	snprintf(what, sizeof(what), "data_len %u, pkt_len %u accepted",
+		 flow_len - 1, flow_len);
+	check("single_segment_short", tp_parse(&segs[0], &p) ==
+	      TP_PKT_BAD_CHAIN, what);
+	unchain(n);
+}
+
+int
+main(int argc, char **argv)
+{
+	static uint8_t frame[MAX_FRAME];
+	uint8_t gh[24], rh[16];
+	unsigned int nframes = 0, nflow = 0, bad = 0;
+	uint32_t caplen;
+	char detail[128];
+	FILE *f;
+
+	if (argc != 2 || (f = fopen(argv[1], "rb")) == NULL ||
+	    fread(gh, sizeof(gh), 1, f) != 1) {
+		fprintf(stderr, "usage: %s CAPTURE.pcap (little-endian)\n",
+			argv[0]);
+		return 2;
+	}
+	while (fread(rh, sizeof(rh), 1, f) == 1) {
+		memcpy(&caplen, rh + 8, sizeof(caplen));
+		if (caplen > MAX_FRAME || fread(frame, caplen, 1, f) != 1)
+			break;
+		nframes++;
+		if (!split_checks(frame, caplen, &nflow)) {
+			if (bad++ < 3)
+				fprintf(stderr, "frame %u (%u bytes) parses "
+					"differently once segmented\n",
+					nframes, caplen);
+		}
+		if (flow_frame == NULL && caplen >= 60) {
+			struct tp_parsed p;
+			unsigned int n = chain(frame, caplen, NULL, 0);
+
+			if (tp_parse(&segs[0], &p) == TP_PKT_FLOW) {
+				uint8_t *copy = malloc(caplen);
+
+				memcpy(copy, frame, caplen);
+				flow_frame = copy;
+				flow_len = caplen;
+			}
+			unchain(n);
+		}
+	}
+	fclose(f);
+	snprintf(detail, sizeof(detail), "%u of %u frames (%u flows) differ",
+		 bad, nframes, nflow);
+	check("split_anywhere_same_result", nframes > 0 && nflow > 0 &&
+	      bad == 0, detail);
+	if (flow_frame != NULL)
+		bad_chain_checks();
+	else
+		check("bad_chains", 0, "no flow frame in the capture");
+	printf("parse_segments: %u frames, %u flows, %d failures\n", nframes,
+	       nflow, failures);
+	return failures == 0 ? 0 : 1;
+}
