@@ -138,6 +138,8 @@ const struct tp_option tp_options[] = {
 	       "adapter tick (timer resolution)"),
 	TP_ENUM("refresh", "timers", refresh, tp_refresh_names, "MODE",
 		"lazy (re-arm at expiry) or every-packet (cancel + arm)"),
+	TP_UINT("timers", 0, "timers", nb_timers, 0, 64 * 1024 * 1024, "N",
+		"adapter timers (nb_timers), 0 = one per flow slot"),
 	TP_DUR("tmo-tcp-syn", "timeouts", tmo_ns[TP_TMO_TCP_SYN], TP_TMO_MIN,
 	       TP_TMO_MAX_NS, "idle timeout of a TCP flow seen in one direction"),
 	TP_DUR("tmo-tcp-est", "timeouts", tmo_ns[TP_TMO_TCP_EST], TP_TMO_MIN,
@@ -173,6 +175,9 @@ const struct tp_option tp_options[] = {
 		"stop after S seconds, 0 = run until SIGINT/SIGTERM"),
 	TP_BOOL("stop-when-done", "run", stop_when_done,
 		"stop once RX is idle and every flow has ended"),
+	TP_UINT("fault-worker-delay-us", 0, "debug", fault_worker_delay_us, 0,
+		100000, "US", "testing aid: workers spin US per dequeued "
+		"burst (slow workers, event device backpressure)"),
 };
 /* >8 End of the option table. */
 

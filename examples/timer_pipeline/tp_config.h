@@ -87,6 +87,7 @@ struct tp_config {
 	enum tp_adapter_kind adapter;	/**< Adapter implementation. */
 	uint64_t tick_ns;		/**< Adapter tick. */
 	enum tp_refresh refresh;	/**< Refresh mode. */
+	uint32_t nb_timers;		/**< Adapter timers, 0 = one per slot. */
 	uint64_t tmo_ns[TP_TMO_MAX];	/**< Timeouts per class. */
 	uint32_t nb_flows;		/**< Flow table capacity. */
 	enum tp_table_full table_full;	/**< Full table policy. */
@@ -110,6 +111,7 @@ struct tp_config {
 	bool worker_lcores[RTE_MAX_LCORE]; /**< Worker role per lcore id. */
 	char config_file[PATH_MAX];	/**< --config FILE, "" = none. */
 	bool dump_config;		/**< --dump-config: print and exit. */
+	uint32_t fault_worker_delay_us;	/**< Testing: worker spins per burst. */
 	char eal_args[TP_EAL_ARGS_LEN];	/**< [eal] args from the file. */
 };
 

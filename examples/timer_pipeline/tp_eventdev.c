@@ -307,7 +307,11 @@ tp_adapter_setup(struct tp_ctx *ctx)
 	ac.clk_src = RTE_EVENT_TIMER_ADAPTER_CPU_CLK;
 	ac.timer_tick_ns = cfg->tick_ns;
 	ac.max_tmo_ns = max_tmo + 2 * cfg->tick_ns;
-	ac.nb_timers = ctx->ft.nb_entries;	/* one timer per flow slot */
+	/* One timer per flow slot, unless --timers asks for fewer (a fault
+	 * test: arms then fail with ENOSPC and the flows end at once).
+	 */
+	ac.nb_timers = cfg->nb_timers != 0 ? cfg->nb_timers :
+		ctx->ft.nb_entries;
 	ac.flags = 0;
 	ctx->ta.ops = tp_adapter_ops_get(cfg->adapter);
 	ret = ctx->ta.ops->create_ext(&ctx->ta, &ac, tp_adapter_port_cb, ctx);
@@ -328,6 +332,10 @@ tp_adapter_setup(struct tp_ctx *ctx)
 	TP_LOG(INFO, "%s timer adapter: tick %" PRIu64 " ns, %" PRIu64
 	       " timers, event port %u", ctx->ta.ops->name, ac.timer_tick_ns,
 	       ac.nb_timers, ctx->evd.adapter_port);
+	if (ac.nb_timers < ctx->ft.nb_entries)
+		TP_LOG(WARNING, "--timers %" PRIu64 " is below the %u flow "
+		       "slots: flows whose timer cannot be armed end as "
+		       "lack_of_resources", ac.nb_timers, ctx->ft.nb_entries);
 	return 0;
 }
 

@@ -189,6 +189,11 @@ tp_worker_poll(struct tp_ctx *ctx, struct tp_lcore *lc)
 		tp_worker_burst_atomic(ctx, lc, ev, n);
 	else
 		tp_worker_burst_shared(ctx, lc, ev, n);
+	/* --fault-worker-delay-us (testing aid): a slow worker, so the event
+	 * device fills up and RX and the adapter meet backpressure.
+	 */
+	if (unlikely(ctx->cfg->fault_worker_delay_us != 0))
+		rte_delay_us_block(ctx->cfg->fault_worker_delay_us);
 	return n;
 }
 

@@ -25,6 +25,7 @@ printf '[eal]\nlcores = 0-1\n' >"$CFG/eal.ini"
 printf 'flows = 100\n' >"$CFG/nosection.ini"
 printf '[timers]\ntimer-adapter = hardware\n' >"$CFG/enum.ini"
 printf '[lcores]\nrx-lcores = 1-0\n' >"$CFG/lcores.ini"
+printf '[debug]\nfault-worker-delay-us = 1000001\n' >"$CFG/debug.ini"
 
 # Rejected before EAL starts: "NAME|app arguments" (after --).
 PRE_EAL=(
@@ -45,6 +46,10 @@ PRE_EAL=(
 	"zero_timeout|--tmo-udp 0"
 	"timeout_below_tick|--timer-tick 1s --tmo-udp 500ms"
 	"tick_too_long|--timer-tick 2s"
+	"timers_not_a_number|--timers lots"
+	"timers_too_many|--timers 100000000"
+	"worker_delay_too_long|--fault-worker-delay-us 200000"
+	"worker_delay_negative|--fault-worker-delay-us -1"
 	"bad_adapter|--timer-adapter hardware"
 	"bad_refresh|--refresh sometimes"
 	"bad_sched|--eventq-sched atomically"
@@ -69,6 +74,7 @@ PRE_EAL=(
 	"config_key_outside_section|--config $CFG/nosection.ini"
 	"config_bad_enum|--config $CFG/enum.ini"
 	"config_bad_lcores|--config $CFG/lcores.ini"
+	"config_debug_out_of_range|--config $CFG/debug.ini"
 )
 
 for entry in "${PRE_EAL[@]}"; do
@@ -125,10 +131,10 @@ done
 # --help: every option, each with its default, without EAL.
 OPTIONS=(portmask rx-queues rxd txd burst mbufs fwd-mode mac-updating
 	 malformed rx-lcores worker-lcores idle-sleep-us eventq-sched events
-	 rx-threshold-pct timer-priority timer-adapter timer-tick refresh
+	 rx-threshold-pct timer-priority timer-adapter timer-tick refresh timers
 	 tmo-tcp-syn tmo-tcp-est tmo-tcp-closing tmo-udp tmo-icmp tmo-other
 	 tmo-active flows table-full flow-log flow-log-format trace-timers
-	 replay-pace stats-period duration stop-when-done)
+	 replay-pace stats-period duration stop-when-done fault-worker-delay-us)
 for form in "--help" "-- --help" "-- -h" "-- --flows 5 --help"; do
 	read -r -a args <<<"$form"
 	log=$WORK/help.log
