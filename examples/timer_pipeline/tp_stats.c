@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_mempool.h>
 #include <rte_memzone.h>
 #include <rte_telemetry.h>
 
@@ -88,13 +90,79 @@ tp_stats_ended(const struct tp_lcore_stats *t)
 	return n;
 }
 
+static uint64_t
+tp_stats_drops(const struct tp_lcore_stats *t)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < TP_DROP_MAX; i++)
+		n += t->drops[i];
+	return n;
+}
+
+/* Packets handed to TX and sent (TX drops are counted among the drops). */
+static uint64_t
+tp_stats_forwarded(const struct tp_lcore_stats *t)
+{
+	return t->tx_pkts - t->drops[TP_DROP_TX];
+}
+
+/* Packet events enqueued by RX and not yet processed by a worker. */
+static uint64_t
+tp_stats_in_flight(const struct tp_lcore_stats *t)
+{
+	return t->ev_enq - t->ev_deq_pkt;
+}
+
+/* The PMDs' own counters, summed over the ports in use: what never
+ * reached the pipeline (imissed, rx_nombuf, ierrors) shows only here.
+ */
+static void
+tp_stats_ports(const struct tp_ctx *ctx, struct rte_eth_stats *tot)
+{
+	struct rte_eth_stats s;
+	uint16_t i;
+
+	memset(tot, 0, sizeof(*tot));
+	for (i = 0; i < ctx->nb_ports; i++) {
+		if (rte_eth_stats_get(ctx->ports[i], &s) != 0)
+			continue;
+		tot->ipackets += s.ipackets;
+		tot->opackets += s.opackets;
+		tot->imissed += s.imissed;
+		tot->ierrors += s.ierrors;
+		tot->oerrors += s.oerrors;
+		tot->rx_nombuf += s.rx_nombuf;
+	}
+}
+
+/* Mbufs taken from the pool: in the device, rings, PMDs and caches. */
+static uint64_t
+tp_stats_mbufs_in_use(const struct tp_ctx *ctx)
+{
+	return ctx->pool != NULL ? rte_mempool_in_use_count(ctx->pool) : 0;
+}
+
+/* The adapter's statistics, zero if it has none yet. */
+static void
+tp_stats_adapter(const struct tp_ctx *ctx,
+		 struct rte_event_timer_adapter_stats *as)
+{
+	struct tp_adapter *ta = (struct tp_adapter *)(uintptr_t)&ctx->ta;
+
+	memset(as, 0, sizeof(*as));
+	if (ta->ops != NULL && ta->h.rte != NULL)
+		ta->ops->stats_get(ta, as);
+}
+
 static void
 tp_stats_print_lcores(const struct tp_ctx *ctx)
 {
 	unsigned int id;
 
 	printf("  lcore role          rx_pkts    tx_pkts  flows_new  "
-	       "expiries    re-arms  idle_polls\n");
+	       "expiries    re-arms  idle_polls  lat_p99_us\n");
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		const struct tp_lcore *lc = &ctx->lc[id];
 		const struct tp_lcore_stats *s = &lc->stats;
@@ -108,9 +176,11 @@ tp_stats_print_lcores(const struct tp_ctx *ctx)
 			 (lc->roles & TP_ROLE_WORKER) ? "+" : "",
 			 lc->roles & TP_ROLE_WORKER ? "worker" : "");
 		printf("  %5u %-9s %11" PRIu64 " %10" PRIu64 " %10" PRIu64
-		       " %10" PRIu64 " %10" PRIu64 " %11" PRIu64 "\n", id, role,
-		       s->rx_pkts, s->tx_pkts, s->flows_created,
-		       s->tim_expired, s->tim_rearmed, s->idle_polls);
+		       " %10" PRIu64 " %10" PRIu64 " %11" PRIu64 " %11" PRIu64
+		       "\n", id, role, s->rx_pkts, s->tx_pkts,
+		       s->flows_created, s->tim_expired, s->tim_rearmed,
+		       s->idle_polls, (lc->roles & TP_ROLE_WORKER) ?
+		       tp_stats_lat_pct(s, 99) : 0);
 	}
 }
 
@@ -118,15 +188,18 @@ tp_stats_print_lcores(const struct tp_ctx *ctx)
 void
 tp_stats_print(const struct tp_ctx *ctx, bool final)
 {
+	struct rte_event_timer_adapter_stats as;
+	struct rte_eth_stats ps;
 	struct tp_lcore_stats t;
-	uint64_t ended, el, drops = 0;
+	uint64_t ended, el, drops;
 	unsigned int i;
 
 	tp_stats_sum(ctx, &t);
+	tp_stats_ports(ctx, &ps);
+	tp_stats_adapter(ctx, &as);
 	ended = tp_stats_ended(&t);
 	el = tp_cycles_to_ns(rte_get_timer_cycles() - ctx->start_tsc, ctx->hz);
-	for (i = 0; i < TP_DROP_MAX; i++)
-		drops += t.drops[i];
+	drops = tp_stats_drops(&t);
 	printf("\n=== timer_pipeline %s, %" PRIu64 ".%01" PRIu64 " s, %s adapter"
 	       ", %s refresh ===\n", final ? "summary" : "stats",
 	       el / 1000000000, el / 100000000 % 10, ctx->ta.ops->name,
@@ -137,7 +210,7 @@ tp_stats_print(const struct tp_ctx *ctx, bool final)
 	       ")\n", t.rx_pkts, t.rx_bytes, t.rx_ipv4, t.rx_ipv6, t.rx_non_ip,
 	       t.rx_malformed);
 	printf("  tx      %" PRIu64 " pkts forwarded, %" PRIu64 " dropped:",
-	       t.tx_pkts - t.drops[TP_DROP_TX], drops);
+	       tp_stats_forwarded(&t), drops);
 	for (i = 0; i < TP_DROP_MAX; i++)
 		printf(" %s %" PRIu64, tp_drop_names[i], t.drops[i]);
 	printf("\n  flows   active %" PRIu64 " created %" PRIu64 " ended %"
@@ -154,6 +227,21 @@ tp_stats_print(const struct tp_ctx *ctx, bool final)
 	       " us, max %" PRIu64 " us (tick %" PRIu64 " us)\n",
 	       tp_stats_lat_pct(&t, 50), tp_stats_lat_pct(&t, 99),
 	       t.lat_max_ns / 1000, ctx->cfg->tick_ns / 1000);
+	/* Backpressure: RX enqueues refused for lack of credits (retried),
+	 * and expiry events the adapter had to keep and retry.
+	 */
+	printf("  events  enqueued %" PRIu64 " in flight %" PRIu64
+	       " enqueue_retries %" PRIu64 " adapter_expiries %" PRIu64
+	       " adapter_retries %" PRIu64 "\n", t.ev_enq,
+	       tp_stats_in_flight(&t), t.ev_enq_retry, as.evtim_exp_count,
+	       as.evtim_retry_count);
+	printf("  ports   ipackets %" PRIu64 " imissed %" PRIu64 " rx_nombuf %"
+	       PRIu64 " ierrors %" PRIu64 " opackets %" PRIu64 " oerrors %"
+	       PRIu64 "\n", ps.ipackets, ps.imissed, ps.rx_nombuf, ps.ierrors,
+	       ps.opackets, ps.oerrors);
+	printf("  mbufs   pool %u in_use %" PRIu64 "\n",
+	       ctx->pool != NULL ? ctx->pool->size : 0,
+	       tp_stats_mbufs_in_use(ctx));
 	if (final)
 		printf("  records %" PRIu64 " written%s%s\n", ctx->rec.written,
 		       ctx->cfg->flow_log[0] ? " to " : " (no --flow-log)",
@@ -176,13 +264,19 @@ static int
 tp_tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	const struct tp_ctx *ctx = tp_tel_ctx();
+	struct rte_event_timer_adapter_stats as;
+	struct rte_tel_data *hist;
+	struct rte_eth_stats ps;
 	struct tp_lcore_stats t;
 	unsigned int i;
+	uint64_t up;
 
 	RTE_SET_USED(cmd);
 	if (ctx == NULL || (params != NULL && *params != '\0'))
 		return -EINVAL;
 	tp_stats_sum(ctx, &t);
+	tp_stats_ports(ctx, &ps);
+	tp_stats_adapter(ctx, &as);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "rx_pkts", t.rx_pkts);
 	rte_tel_data_add_dict_u64(d, "rx_bytes", t.rx_bytes);
@@ -203,6 +297,38 @@ tp_tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "lateness_p99_us",
 				  tp_stats_lat_pct(&t, 99));
 	rte_tel_data_add_dict_u64(d, "lateness_max_us", t.lat_max_ns / 1000);
+	/* Cumulative log2 histogram: bucket b counts lateness in
+	 * [2^(b-1), 2^b) us; a client takes percentiles over any window
+	 * from the difference of two samples.
+	 */
+	hist = rte_tel_data_alloc();
+	if (hist != NULL) {
+		rte_tel_data_start_array(hist, RTE_TEL_U64_VAL);
+		for (i = 0; i < TP_LAT_BUCKETS; i++)
+			rte_tel_data_add_array_u64(hist, t.lat_hist[i]);
+		if (rte_tel_data_add_dict_container(d, "lateness_hist_log2_us",
+						    hist, 0) != 0)
+			rte_tel_data_free(hist);
+	}
+	rte_tel_data_add_dict_u64(d, "timers_arm_failures", t.tim_arm_fail);
+	rte_tel_data_add_dict_u64(d, "timers_late_cancels", t.tim_cancel_late);
+	rte_tel_data_add_dict_u64(d, "events_enqueued", t.ev_enq);
+	rte_tel_data_add_dict_u64(d, "events_in_flight",
+				  tp_stats_in_flight(&t));
+	rte_tel_data_add_dict_u64(d, "enqueue_retries", t.ev_enq_retry);
+	rte_tel_data_add_dict_u64(d, "adapter_expiries", as.evtim_exp_count);
+	rte_tel_data_add_dict_u64(d, "adapter_retries", as.evtim_retry_count);
+	rte_tel_data_add_dict_u64(d, "port_ipackets", ps.ipackets);
+	rte_tel_data_add_dict_u64(d, "port_imissed", ps.imissed);
+	rte_tel_data_add_dict_u64(d, "port_rx_nombuf", ps.rx_nombuf);
+	rte_tel_data_add_dict_u64(d, "port_ierrors", ps.ierrors);
+	rte_tel_data_add_dict_u64(d, "port_opackets", ps.opackets);
+	rte_tel_data_add_dict_u64(d, "port_oerrors", ps.oerrors);
+	rte_tel_data_add_dict_u64(d, "mbufs_in_use",
+				  tp_stats_mbufs_in_use(ctx));
+	up = rte_get_timer_cycles() - ctx->start_tsc;
+	rte_tel_data_add_dict_u64(d, "uptime_ms",
+				  tp_cycles_to_ns(up, ctx->hz) / 1000000);
 	return 0;
 }
 
@@ -333,11 +459,19 @@ tp_stats_check(struct tp_ctx *ctx)
 	       " == expired %" PRIu64 " + cancelled %" PRIu64 " + pending %"
 	       PRIu64 "\n", t.flows_created, ended, live, armed, t.tim_expired,
 	       t.tim_cancelled, pending);
+	/* Every packet received was forwarded or dropped under a reason. */
+	printf("  packets rx %" PRIu64 " == forwarded %" PRIu64 " + dropped %"
+	       PRIu64 " + in flight %" PRIu64 "\n", t.rx_pkts,
+	       tp_stats_forwarded(&t), tp_stats_drops(&t),
+	       tp_stats_in_flight(&t));
 	if (t.flows_created != ended + live ||
-	    armed != t.tim_expired + t.tim_cancelled + pending)
+	    armed != t.tim_expired + t.tim_cancelled + pending ||
+	    t.rx_pkts != tp_stats_forwarded(&t) + tp_stats_drops(&t) +
+	    tp_stats_in_flight(&t))
 		ok = -1;
-	if (!ctx->aborted && (live != 0 || pending != 0)) {
-		printf("  flows or timers left after the flush\n");
+	if (!ctx->aborted && (live != 0 || pending != 0 ||
+			      tp_stats_in_flight(&t) != 0)) {
+		printf("  flows, timers or packets left after the flush\n");
 		ok = -1;
 	}
 	if (ctx->rec.log != NULL && ctx->rec.written != ended) {
