@@ -186,6 +186,7 @@ struct tp_ctx {
 	uint64_t start_ns;		/**< CLOCK_REALTIME at launch. */
 	uint64_t flush_walk;		/**< Next entry the forced end visits. */
 	uint64_t phase_tsc;		/**< When the phase last changed. */
+	uint64_t stop_tsc;		/**< When the run was asked to stop. */
 	uint64_t ctl_next_tsc;		/**< Next control tick. */
 	uint64_t stats_next_tsc;	/**< Next stats screen. */
 	uint64_t rx_seen;		/**< RX total at the last tick. */

@@ -22,7 +22,7 @@
 #include "tp_stats.h"
 
 #define TP_CONTROL_MS 10
-#define TP_FLUSH_CHUNK 8192		/* entries walked per tick */
+#define TP_FLUSH_CHUNK 8192		/* entries walked per call */
 #define TP_DRAIN_TIMEOUT_S 10
 #define TP_DONE_IDLE_MS 500
 
@@ -111,6 +111,7 @@ tp_control_phase(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 			break;
 		TP_LOG(INFO, "stopping (%s): RX stops, live flows are flushed",
 		       ctx->stop_reason);
+		ctx->stop_tsc = now;
 		tp_control_set_phase(ctx, TP_PHASE_RX_STOP, now);
 		break;
 	case TP_PHASE_RX_STOP:
@@ -120,9 +121,15 @@ tp_control_phase(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 		tp_control_set_phase(ctx, TP_PHASE_FLUSH, now);
 		break;
 	case TP_PHASE_FLUSH:
-		/* Force every live flow to end, a chunk per tick. */
+		/* Force every live flow to end (the walk also goes on
+		 * between ticks, in tp_control_poll), then wait for the
+		 * events and records still on their way.
+		 */
 		if (tp_flow_force_end(ctx, lc, TP_FLUSH_CHUNK) == 0 &&
 		    tp_control_drained(ctx)) {
+			TP_LOG(INFO, "flushed and drained %" PRIu64 " ms after "
+			       "the stop request", tp_cycles_to_ns(now -
+			       ctx->stop_tsc, ctx->hz) / 1000000);
 			tp_control_set_phase(ctx, TP_PHASE_STOP, now);
 			break;
 		}
@@ -150,6 +157,13 @@ tp_control_poll(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 {
 	const uint64_t period = (uint64_t)ctx->cfg->stats_period_s * ctx->hz;
 
+	/* The forced end walks the whole table, a chunk per call rather
+	 * than per 10 ms tick: at one chunk per tick, a table of a million
+	 * slots would take 1.6 s to walk, and a signal must be served in
+	 * well under 2 s. Between chunks the loop polls the worker role.
+	 */
+	if (ctx->phase == TP_PHASE_FLUSH)
+		tp_flow_force_end(ctx, lc, TP_FLUSH_CHUNK);
 	if (now < ctx->ctl_next_tsc)
 		return;
 	ctx->ctl_next_tsc = now + ctx->hz / 1000 * TP_CONTROL_MS;
