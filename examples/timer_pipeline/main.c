@@ -182,6 +182,9 @@ main(int argc, char **argv)
 	status = tp_args(argc, argv, &cfg, eal_argv, &eal_argc);
 	if (status >= 0)
 		return status;
+	/* Captures, outputs: checked before anything starts. */
+	if (tp_ports_check_files(eal_argc, eal_argv, &cfg) < 0)
+		return TP_EXIT_USAGE;
 	status = EXIT_FAILURE;
 
 	/* Init EAL. 8< */

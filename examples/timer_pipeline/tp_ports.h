@@ -7,7 +7,25 @@
 
 /* Ethdev ports and the mbuf pool (tp_ports.c). */
 
+struct tp_config;
 struct tp_ctx;
+
+/**
+ * Check the files named on the command line before EAL starts, printing
+ * one message naming the file and the problem:
+ * - every net_pcap rx_pcap capture: a regular pcap (either byte order,
+ *   microsecond or nanosecond) or pcapng file of link type Ethernet, no
+ *   packet over 65535 bytes (over 2048 with infinite_rx=1), at least one
+ *   packet with infinite_rx=1 or --stop-when-done; a capture cut short is
+ *   only a warning;
+ * - every tx_pcap and the --flow-log: not a symbolic link, not a
+ *   directory, not a capture being read, in an existing directory.
+ *
+ * @param argc, argv  The EAL arguments (argv[0] is the program).
+ * @param cfg  The parsed application options.
+ * @return 0, or -1 when the pipeline must not start (exit status 2).
+ */
+int tp_ports_check_files(int argc, char **argv, const struct tp_config *cfg);
 
 /** Select ports by portmask and pair them; -EINVAL if none. */
 int tp_ports_probe(struct tp_ctx *ctx);

@@ -1,0 +1,257 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+#
+# Captures that are not what the pipeline expects, read by net_pcap
+# (rx_pcap=FILE). Each one must give either a clear error (exit status 2,
+# one message naming the file and the problem, before EAL starts: no EAL
+# line, no runtime directory, no output file) or a clean run (exit 0,
+# exactly-once check passed, rx == forwarded + dropped, every drop under a
+# reason). Also: the packet parser on segmented mbufs (frames over the
+# 2048-byte data room arrive chained).
+#
+#     tests/pipeline/captures.sh BUILD_DIR
+
+SUITE=captures
+. "$(dirname "$0")/lib.sh"
+
+TOOL="python3 $TP_SRC/tests/pipeline/pcap_tool.py"
+GOOD=$WORK/good.pcap
+EXP=$WORK/good.json
+$GEN -o "$GOOD" --seed 31 --flows 16 --expect "$EXP" "${TMO_ARGS[@]}" \
+	2>/dev/null
+NGOOD=$($TOOL count "$GOOD")
+
+# run_vdev LOG VDEV-ARGS [APP-ARGS...]: one run with our own net_pcap args.
+run_vdev() {
+	local log=$1 vdev=$2
+	shift 2
+	tp_eal
+	tp_run "$log" 60 "${EAL[@]}" --vdev=event_sw0 "--vdev=net_pcap0,$vdev" \
+		-- "${TMO_ARGS[@]}" -T 0 --idle-sleep-us 50 --flows 4096 "$@"
+}
+
+# refused NAME FILE WORDS VDEV-ARGS [APP-ARGS...]: exit status 2 before EAL
+# starts, with one error line that names FILE and holds WORDS (a regex).
+refused() {
+	local name=$1 file=$2 words=$3 vdev=$4 log=$WORK/$1.log rc errs
+	shift 4
+	run_vdev "$log" "$vdev,tx_pcap=$WORK/$name.out.pcap" "$@"
+	rc=$?
+	errs=$(grep -c 'error:' "$log")
+	if [ $rc -ne 2 ]; then
+		tp_fail "$name" "exit status $rc, want 2" "$log"
+	elif [ "$errs" -ne 1 ] || ! grep 'error:' "$log" | grep -qF "'$file'"
+	then
+		tp_fail "$name" "want one error line naming '$file'" "$log"
+	elif ! grep 'error:' "$log" | grep -qE "$words"; then
+		tp_fail "$name" "the message does not say /$words/" "$log"
+	elif grep -q '^EAL:' "$log" || [ -e "$WORK/$name.out.pcap" ] ||
+	     [ -e "/var/run/dpdk/${TP_PREFIX}_$TP_RUNS" ]; then
+		tp_fail "$name" "EAL or net_pcap had started" "$log"
+	else
+		tp_pass "$name"
+	fi
+}
+
+# balanced LOG: rx == forwarded + dropped, and the drops add up by reason.
+balanced() {
+	local rx fwd drop sum=0 r v
+	rx=$(tp_stat "$1" rx 1)
+	fwd=$(tp_stat "$1" tx 1)
+	drop=$(tp_stat "$1" tx 2)
+	for r in malformed table_full fwd_drop tx_full shutdown; do
+		v=$(tp_named "$1" tx $r)
+		[ -n "$v" ] || return 1
+		sum=$((sum + v))
+	done
+	[ -n "$rx" ] && [ -n "$fwd" ] && [ -n "$drop" ] &&
+		[ "$rx" -eq $((fwd + drop)) ] && [ "$drop" -eq "$sum" ]
+}
+
+# ran NAME LOG RC WANT-RX [WARNING-REGEX]: a clean run that received
+# WANT-RX packets, and warned when a regex is given.
+ran() {
+	local name=$1 log=$2 rc=$3 want=$4 warn=${5:-} rx
+	rx=$(tp_stat "$log" rx 1)
+	if ! tp_clean_exit "$rc" "$log"; then
+		tp_fail "$name" "exit status $rc or exactly-once check failed" \
+			"$log"
+	elif ! balanced "$log"; then
+		tp_fail "$name" "rx != forwarded + dropped, or a drop without \
+a reason" "$log"
+	elif [ "${rx:-x}" != "$want" ]; then
+		tp_fail "$name" "rx ${rx:-none}, want $want" "$log"
+	elif [ -n "$warn" ] && ! grep 'warning:' "$log" | grep -qE "$warn"
+	then
+		tp_fail "$name" "no warning saying /$warn/" "$log"
+	else
+		return 0
+	fi
+	return 1
+}
+
+# --- Refused: exit 2 before anything starts -------------------------------
+
+$TOOL linktype "$GOOD" "$WORK/raw.pcap" 101
+refused linktype_raw "$WORK/raw.pcap" 'link type 101.*not Ethernet' \
+	"rx_pcap=$WORK/raw.pcap" --stop-when-done
+$TOOL linktype "$GOOD" "$WORK/sll.pcap" 113
+refused linktype_linux_cooked "$WORK/sll.pcap" 'link type 113.*not Ethernet' \
+	"rx_pcap=$WORK/sll.pcap" --stop-when-done
+$TOOL pcapng "$GOOD" "$WORK/raw.pcapng" 101
+refused pcapng_linktype_raw "$WORK/raw.pcapng" 'link type 101' \
+	"rx_pcap=$WORK/raw.pcapng" --stop-when-done
+: >"$WORK/zero.pcap"
+refused zero_bytes "$WORK/zero.pcap" 'empty \(0 bytes\)' \
+	"rx_pcap=$WORK/zero.pcap" --stop-when-done
+refused missing "$WORK/missing.pcap" 'cannot be opened: No such file' \
+	"rx_pcap=$WORK/missing.pcap" --stop-when-done
+$TOOL bytes "$WORK/text.pcap" 400
+refused not_a_pcap "$WORK/text.pcap" 'not a pcap file' \
+	"rx_pcap=$WORK/text.pcap" --stop-when-done
+head -c 10 "$GOOD" >"$WORK/short.pcap"
+refused global_header_cut "$WORK/short.pcap" 'cut short in its pcap file header' \
+	"rx_pcap=$WORK/short.pcap" --stop-when-done
+mkdir "$WORK/adir"
+refused directory "$WORK/adir" 'not a regular file' \
+	"rx_pcap=$WORK/adir" --stop-when-done
+mkfifo "$WORK/fifo"
+refused fifo_no_hang "$WORK/fifo" 'not a regular file' \
+	"rx_pcap=$WORK/fifo" --stop-when-done
+$TOOL empty "$WORK/empty.pcap"
+refused empty_stop_when_done "$WORK/empty.pcap" 'no complete packet.*forever' \
+	"rx_pcap=$WORK/empty.pcap" --stop-when-done
+refused empty_infinite_rx "$WORK/empty.pcap" 'no complete packet.*infinite_rx' \
+	"rx_pcap=$WORK/empty.pcap,infinite_rx=1" --duration 2
+# A record over 65535 bytes: net_pcap would build an mbuf chain shorter
+# than its pkt_len, and its TX would read past the chain (a crash before).
+$TOOL huge "$WORK/huge.pcap" 70000
+refused record_over_65535 "$WORK/huge.pcap" 'packet 3 holds 70000 bytes' \
+	"rx_pcap=$WORK/huge.pcap" --stop-when-done
+$GEN -o "$WORK/jumbo.pcap" --seed 33 --flows 8 --size 2100-9000 \
+	--expect "$WORK/jumbo.json" "${TMO_ARGS[@]}" 2>/dev/null
+refused infinite_rx_jumbo "$WORK/jumbo.pcap" 'infinite_rx=1.*at most 2048' \
+	"rx_pcap=$WORK/jumbo.pcap,infinite_rx=1" --duration 2
+# The abbreviation getopt_long lets EAL take is checked too.
+tp_eal
+log=$WORK/vdev_abbrev.log
+tp_run "$log" 60 "${EAL[@]}" --vdev=event_sw0 --vd \
+	"net_pcap0,rx_pcap=$WORK/raw.pcap,tx_pcap=$WORK/abbrev.out.pcap" -- -T 0 \
+	--duration 3
+rc=$?
+if [ $rc -eq 2 ] && grep 'error:' "$log" | grep -qF "'$WORK/raw.pcap'"; then
+	tp_pass vdev_abbreviated
+else
+	tp_fail vdev_abbreviated "exit status $rc" "$log"
+fi
+
+# --- Clean runs ----------------------------------------------------------
+
+# Cut after 20 whole packets, in the next record header or in its data.
+for where in header data; do
+	name=cut_in_$where
+	log=$WORK/$name.log
+	$TOOL cut "$GOOD" "$WORK/$name.pcap" 20 $where
+	tp_pcap_run "$log" "$WORK/$name.pcap" "$WORK/$name.out.pcap"
+	ran $name "$log" $? 20 "cut short.*in the $where of packet 21" ||
+		continue
+	# The cut record is not a packet: net_pcap counts one RX error.
+	ierr=$(tp_named "$log" ports ierrors)
+	if [ "${ierr:-x}" = 1 ]; then
+		tp_pass $name
+	else
+		tp_fail $name "port ierrors ${ierr:-none}, want 1" "$log"
+	fi
+done
+
+# Global header only, without --stop-when-done: a warning, then a run.
+log=$WORK/empty_run.log
+run_vdev "$log" "rx_pcap=$WORK/empty.pcap,tx_pcap=$WORK/empty.out.pcap" \
+	--duration 2
+ran empty_runs_until_duration "$log" $? 0 'no complete packet' &&
+	tp_pass empty_runs_until_duration
+
+# Other byte order, nanosecond timestamps (paced: the times must be read
+# in the right unit), pcapng: the same records as the original.
+$TOOL bigendian "$GOOD" "$WORK/be.pcap"
+$TOOL nanosecond "$GOOD" "$WORK/ns.pcap"
+$TOOL pcapng "$GOOD" "$WORK/good.pcapng"
+for v in "big_endian be.pcap unpaced" "nanosecond ns.pcap paced" \
+	 "pcapng good.pcapng unpaced"; do
+	set -- $v
+	name=$1
+	log=$WORK/$name.log
+	pace=()
+	[ "$3" = paced ] && pace=(--replay-pace)
+	tp_pcap_run "$log" "$WORK/$2" "$WORK/$name.out.pcap" "${pace[@]}" \
+		--flow-log "$WORK/$name.json"
+	ran $name "$log" $? "$NGOOD" || continue
+	if why=$($CHECK records "$WORK/$name.json" "$EXP" --mode "$3"); then
+		tp_pass $name
+	else
+		tp_fail $name "$why"
+	fi
+done
+
+# Frames over the mbuf data room: multi-segment mbufs, forwarded whole.
+name=jumbo_multi_segment
+log=$WORK/$name.log
+tp_pcap_run "$log" "$WORK/jumbo.pcap" "$WORK/$name.out.pcap" \
+	--flow-log "$WORK/$name.json"
+if ran $name "$log" $? "$($TOOL count "$WORK/jumbo.pcap")"; then
+	if ! why=$($CHECK records "$WORK/$name.json" "$WORK/jumbo.json" \
+		   --mode unpaced); then
+		tp_fail $name "$why"
+	elif ! why=$($CHECK pcap-equal "$WORK/jumbo.pcap" \
+		     "$WORK/$name.out.pcap"); then
+		tp_fail $name "$why"
+	else
+		tp_pass $name
+	fi
+fi
+
+# IPv6 extension headers that put the L4 header across and beyond the
+# first segment: still flows with their ports (malformed before).
+name=headers_across_segments
+log=$WORK/$name.log
+$TOOL segmented "$WORK/seg.pcap" "$WORK/seg.json"
+tp_pcap_run "$log" "$WORK/seg.pcap" "$WORK/$name.out.pcap" \
+	--flow-log "$WORK/$name.json"
+if ran $name "$log" $? 6; then
+	if ! why=$($CHECK records "$WORK/$name.json" "$WORK/seg.json" \
+		   --mode unpaced); then
+		tp_fail $name "$why"
+	elif [ "$(tp_named "$log" rx malformed)" != 0 ]; then
+		tp_fail $name "counted as malformed" "$log"
+	else
+		tp_pass $name
+	fi
+fi
+
+# The parser on hand-built chains: every split point, broken chains.
+PS=$WORK/parse_segments
+SAN=(-fsanitize=address,undefined -fno-sanitize-recover=undefined)
+# shellcheck disable=SC2046
+if ! cc -O1 -g -Wall -Wextra -Werror "${SAN[@]}" -DALLOW_EXPERIMENTAL_API \
+	-I"$TP_SRC/examples/timer_pipeline" $(pkg-config --cflags libdpdk) \
+	"$TP_SRC/tests/pipeline/parse_segments.c" -o "$PS" \
+	$(pkg-config --libs libdpdk) >"$WORK/ps_build.log" 2>&1; then
+	tp_fail parse_segments_builds "cc failed" "$WORK/ps_build.log"
+else
+	$GEN -o "$WORK/mix.pcap" --seed 7 --flows 40 --malformed 60 \
+		--non-ip 10 --garbage 40 --vlan-pct 40 --qinq-pct 50 \
+		--ipv6-pct 40 --ext-hdr-pct 60 2>/dev/null
+	for cap in mix.pcap seg.pcap; do
+		name=parse_segments_${cap%.pcap}
+		if ASAN_OPTIONS=detect_leaks=0 timeout 120 "$PS" "$WORK/$cap" \
+			>"$WORK/$name.log" 2>&1; then
+			tp_pass $name
+		else
+			tp_fail $name "$(grep -c FAIL "$WORK/$name.log") \
+check(s) failed" "$WORK/$name.log"
+		fi
+	done
+fi
+
+tp_result
