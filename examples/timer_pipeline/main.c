@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <rte_common.h>
@@ -40,6 +41,24 @@ tp_signal_handler(int signum)
 {
 	if (signum == SIGINT || signum == SIGTERM)
 		tp_quit_signal++;
+}
+
+/*
+ * Process-wide settings, before EAL creates any thread:
+ * - SIGPIPE ignored: a peer gone before we write must fail that write, not
+ *   kill the run before its flush. DPDK's telemetry answers with write(),
+ *   which cannot pass MSG_NOSIGNAL (Linux raises no SIGPIPE on its
+ *   SEQPACKET socket, but nothing promises that); a closed stdout pipe
+ *   (the stats screen piped into head) does raise it.
+ * - Group and others never get write permission on what we create, whatever
+ *   the caller's umask: the flow log, net_pcap's tx_pcap (fopen "w", mode
+ *   0666 less the umask, in a driver we cannot change) and EAL's sockets.
+ */
+static void
+tp_process_harden(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	umask(umask(0) | S_IWGRP | S_IWOTH);
 }
 
 #define TP_MAX_EAL_ARGS 64
@@ -179,6 +198,7 @@ main(int argc, char **argv)
 	struct tp_ctx *ctx = NULL;
 	int eal_argc, status;
 
+	tp_process_harden();
 	status = tp_args(argc, argv, &cfg, eal_argv, &eal_argc);
 	if (status >= 0)
 		return status;

@@ -10,10 +10,13 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -52,6 +55,34 @@ tp_ts_to_ns(const struct tp_ctx *ctx, uint64_t ts)
 		tp_cycles_to_ns(ts - ctx->start_tsc, ctx->hz) : 0);
 }
 
+/*
+ * Create or truncate the flow log. main() refused a symbolic link already;
+ * O_NOFOLLOW closes the window between that check and this open (a link
+ * planted meanwhile fails with ELOOP). 0644, and an existing file loses
+ * group and other write permission: records are not for others to edit.
+ */
+static FILE *
+tp_records_open(const char *path)
+{
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		  S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
+	    fchmod(fd, st.st_mode & ~(S_IWGRP | S_IWOTH) & 07777) != 0)
+		TP_LOG(WARNING, "--flow-log '%s' stays writable by others: %s",
+		       path, strerror(errno));
+	f = fdopen(fd, "w");
+	if (f == NULL)
+		close(fd);
+	return f;
+}
+
 int
 tp_records_init(struct tp_ctx *ctx)
 {
@@ -75,12 +106,15 @@ tp_records_init(struct tp_ctx *ctx)
 	}
 	if (cfg->flow_log[0] == '\0')
 		return 0;
-	rec->log = fopen(cfg->flow_log, "w");
+	rec->log = tp_records_open(cfg->flow_log);
 	if (rec->log == NULL) {
+		int err = errno;
+
 		TP_LOG(ERR, "cannot open --flow-log '%s': %s", cfg->flow_log,
-		       strerror(errno));
+		       err == ELOOP ? "it is a symbolic link, refusing to "
+		       "write through it" : strerror(err));
 		tp_records_free(ctx);
-		return -errno;
+		return -err;
 	}
 	if (cfg->log_format == TP_LOG_CSV)
 		fprintf(rec->log, "serial,ip_version,proto,src,sport,dst,dport,"
