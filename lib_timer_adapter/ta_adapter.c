@@ -34,14 +34,47 @@ RTE_LOG_REGISTER(ta_svc_logtype, lib.timer_adapter.svc, NOTICE);
  */
 static struct timer_adapter *ta_table[TIMER_ADAPTER_NUM_MAX];
 
+/*
+ * Held while this process publishes or withdraws a table entry and frees
+ * an adapter, and by telemetry handlers while they read one, so that a
+ * telemetry reply never reads an adapter this process is freeing.
+ */
+static rte_spinlock_t ta_table_lock = RTE_SPINLOCK_INITIALIZER;
+
+void
+ta_table_hold(void)
+{
+	rte_spinlock_lock(&ta_table_lock);
+}
+
+void
+ta_table_release(void)
+{
+	rte_spinlock_unlock(&ta_table_lock);
+}
+
+/*
+ * The live adapter of an id known to this process, or NULL. Read-only: a
+ * stale entry (the adapter was freed by another process) is replaced by
+ * the next create or lookup.
+ */
 struct timer_adapter *
 ta_adapter_get(uint16_t id)
 {
+	struct timer_adapter *a;
+
 	if (id >= TIMER_ADAPTER_NUM_MAX)
 		return NULL;
-	if (ta_table[id] != NULL && !ta_valid(ta_table[id]))
-		ta_table[id] = NULL;
-	return ta_table[id];
+	a = __atomic_load_n(&ta_table[id], __ATOMIC_ACQUIRE);
+	return a != NULL && ta_valid(a) ? a : NULL;
+}
+
+static void
+ta_table_set(uint16_t id, struct timer_adapter *a)
+{
+	ta_table_hold();
+	__atomic_store_n(&ta_table[id], a, __ATOMIC_RELEASE);
+	ta_table_release();
 }
 
 /*
@@ -232,7 +265,7 @@ timer_adapter_create_ext(const struct rte_event_timer_adapter_conf *conf,
 		goto fail_mz;
 	}
 	__atomic_store_n(&adapter->magic, TA_MAGIC, __ATOMIC_RELEASE);
-	ta_table[adapter->id] = adapter;
+	ta_table_set(adapter->id, adapter);
 	TA_LOG(DEBUG, "adapter %u: port %u, tick %" PRIu64 " ns = %" PRIu64
 	       " cycles, service %u", adapter->id, adapter->port_id,
 	       conf->timer_tick_ns, adapter->cyc_per_tick, adapter->service_id);
@@ -271,11 +304,14 @@ timer_adapter_free(struct timer_adapter *adapter)
 		rte_service_component_unregister(adapter->service_id);
 		adapter->service_registered = 0;
 	}
+	ta_table_hold();
 	__atomic_store_n(&adapter->magic, 0, __ATOMIC_RELEASE);
+	if (adapter->id < TIMER_ADAPTER_NUM_MAX)
+		__atomic_store_n(&ta_table[adapter->id], NULL,
+				 __ATOMIC_RELEASE);
+	ta_table_release();
 	for (i = 0; i < TA_NB_LISTS; i++)
 		ta_list_release(&adapter->lists[i]);
-	if (adapter->id < TIMER_ADAPTER_NUM_MAX)
-		ta_table[adapter->id] = NULL;
 	rte_memzone_free(adapter->mz);
 	return 0;
 }
@@ -357,7 +393,7 @@ timer_adapter_lookup(uint16_t adapter_id)
 		rte_errno = ENOENT;
 		return NULL;
 	}
-	ta_table[adapter_id] = mz->addr;
+	ta_table_set(adapter_id, mz->addr);
 	return mz->addr;
 }
 

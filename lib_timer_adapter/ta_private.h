@@ -262,8 +262,10 @@ void ta_credits_put(struct timer_adapter *adapter, struct ta_list *list,
 /* ta_service.c */
 int32_t ta_service_func(void *arg);
 
-/* ta_telemetry.c */
+/* ta_adapter.c, for telemetry */
 struct timer_adapter *ta_adapter_get(uint16_t id);
+void ta_table_hold(void);
+void ta_table_release(void);
 
 /* Whether a handle refers to a live adapter. */
 static inline int

@@ -39,9 +39,11 @@ ta_tel_list(const char *cmd __rte_unused, const char *params __rte_unused,
 	unsigned int i;
 
 	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
+	ta_table_hold();
 	for (i = 0; i < TIMER_ADAPTER_NUM_MAX; i++)
 		if (ta_adapter_get(i) != NULL)
 			rte_tel_data_add_array_int(d, i);
+	ta_table_release();
 	return 0;
 }
 
@@ -52,8 +54,14 @@ ta_tel_info(const char *cmd __rte_unused, const char *params,
 	const struct timer_adapter *a;
 	int id = ta_tel_parse_id(params);
 
-	if (id < 0 || (a = ta_adapter_get(id)) == NULL)
+	if (id < 0)
 		return -EINVAL;
+	ta_table_hold();
+	a = ta_adapter_get(id);
+	if (a == NULL) {
+		ta_table_release();
+		return -EINVAL;
+	}
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "timer_adapter_id", a->id);
 	rte_tel_data_add_dict_u64(d, "event_dev_id", a->conf.event_dev_id);
@@ -70,6 +78,9 @@ ta_tel_info(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_u64(d, "lists_used",
 				  __atomic_load_n(&a->nb_used,
 						  __ATOMIC_RELAXED));
+	rte_tel_data_add_dict_u64(d, "far_span_ticks",
+				  UINT64_C(1) << a->far_shift);
+	ta_table_release();
 	return 0;
 }
 
@@ -82,11 +93,16 @@ ta_tel_stats(const char *cmd __rte_unused, const char *params,
 	const struct timer_adapter *a;
 	int id = ta_tel_parse_id(params);
 
-	if (id < 0 || (a = ta_adapter_get(id)) == NULL)
+	if (id < 0)
 		return -EINVAL;
-	if (timer_adapter_stats_get(a, &s) < 0 ||
-	    timer_adapter_accounting_get(a, &acct) < 0)
+	ta_table_hold();
+	a = ta_adapter_get(id);
+	if (a == NULL || timer_adapter_stats_get(a, &s) < 0 ||
+	    timer_adapter_accounting_get(a, &acct) < 0) {
+		ta_table_release();
 		return -EINVAL;
+	}
+	ta_table_release();
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "evtim_exp_count", s.evtim_exp_count);
 	rte_tel_data_add_dict_u64(d, "ev_enq_count", s.ev_enq_count);
@@ -99,6 +115,7 @@ ta_tel_stats(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_u64(d, "timers_expired", acct.expired);
 	rte_tel_data_add_dict_u64(d, "timers_cancelled", acct.cancelled);
 	rte_tel_data_add_dict_u64(d, "timers_pending", acct.pending);
+	rte_tel_data_add_dict_u64(d, "timers_parked", acct.parked);
 	rte_tel_data_add_dict_u64(d, "mem_bytes", acct.mem_bytes);
 	return 0;
 }
