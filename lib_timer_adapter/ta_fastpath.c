@@ -154,10 +154,16 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 	if (nb == 0)
 		return 0;
 	list = ta_my_list(adapter);
-	if (unlikely(!list->used))
-		ta_list_use(adapter, list);
-
-	ta_lock(&list->lock);
+	if (unlikely(!list->used) && ta_list_use(adapter, list) < 0) {
+		rte_errno = ENOSPC;
+		return 0;
+	}
+	if (unlikely(list->dead) || unlikely(ta_lock(&list->lock) < 0)) {
+		/* A process died in a call on this lcore's list (see .h). */
+		ta_list_declare_dead(adapter, list);
+		rte_errno = ENOSPC;
+		return 0;
+	}
 	granted = ta_credits_get(adapter, list, nb);
 	now = rte_get_timer_cycles();
 	/* Only a list with an empty far ring needs the current tick. */
@@ -299,7 +305,14 @@ timer_adapter_cancel_burst(const struct timer_adapter *cadapter,
 		if (list != locked) {
 			if (locked != NULL)
 				ta_unlock(&locked->lock);
-			ta_lock(&list->lock);
+			locked = NULL;
+			if (unlikely(list->dead) ||
+			    unlikely(ta_lock(&list->lock) < 0)) {
+				/* Its timers can no longer be cancelled. */
+				ta_list_declare_dead(adapter, list);
+				err = EINVAL;
+				break;
+			}
 			locked = list;
 		}
 		err = ta_cancel_one(adapter, list, evtim, node);

@@ -11,11 +11,45 @@
 #include <string.h>
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <rte_malloc.h>
 #include <rte_prefetch.h>
 
 #include "ta_private.h"
+
+uint32_t ta_pid;
+
+static void
+ta_pid_refresh(void)
+{
+	ta_pid = (uint32_t)getpid();
+}
+
+RTE_INIT(ta_pid_init)
+{
+	ta_pid_refresh();
+	pthread_atfork(NULL, NULL, ta_pid_refresh);
+}
+
+int
+ta_lock_holder_dead(uint32_t holder)
+{
+	return holder != ta_pid && kill((pid_t)holder, 0) < 0 &&
+		errno == ESRCH;
+}
+
+void
+ta_list_declare_dead(struct timer_adapter *adapter, struct ta_list *list)
+{
+	if (__atomic_exchange_n(&list->dead, 1, __ATOMIC_RELAXED) != 0)
+		return;
+	TA_LOG(ERR, "adapter %u: list %u: a process died holding its lock "
+	       "(inside an arm or cancel call); its timers can no longer "
+	       "expire or be cancelled", adapter->id, list->index);
+}
 
 /* Carve a heap chunk of nb objects of size bytes; returns the first one. */
 static void *
@@ -210,9 +244,10 @@ ta_far_move(struct ta_list *list, uint64_t tick)
 	return 0;
 }
 
-void
+int
 ta_list_use(struct timer_adapter *adapter, struct ta_list *list)
 {
+	int ret = 0;
 	uint32_t n;
 
 	rte_spinlock_lock(&adapter->used_lock);
@@ -221,7 +256,12 @@ ta_list_use(struct timer_adapter *adapter, struct ta_list *list)
 		struct ta_far *far = rte_zmalloc_socket("ta_far", sizeof(*far),
 				RTE_CACHE_LINE_SIZE, adapter->conf.socket_id);
 
-		ta_lock(&list->lock);
+		if (ta_lock(&list->lock) < 0) {
+			ta_list_declare_dead(adapter, list);
+			rte_free(far);
+			ret = -1;
+			goto out;
+		}
 		list->far = far;
 		if (far != NULL)
 			__atomic_store_n(&list->pool.mem_bytes,
@@ -234,7 +274,9 @@ ta_list_use(struct timer_adapter *adapter, struct ta_list *list)
 		__atomic_store_n(&adapter->nb_used, n + 1, __ATOMIC_RELEASE);
 		list->used = 1;
 	}
+out:
 	rte_spinlock_unlock(&adapter->used_lock);
+	return ret;
 }
 
 uint16_t

@@ -94,17 +94,51 @@ extern int ta_svc_logtype;
  * List lock: test-and-set, unlocked by a plain release store. (On x86
  * rte_spinlock_unlock() is an xchg, a full barrier: one more per arm call
  * and per service batch, draining the store buffer each time.)
+ *
+ * The lock word holds the holder's process id, because lists are shared
+ * with secondary processes: a process killed inside an arm or cancel call
+ * would otherwise leave a lock that every later user spins on forever. A
+ * waiter that has spun for a while checks whether the holder still exists;
+ * if not, the lock is never taken and the list is declared dead.
  */
 typedef struct {
-	uint32_t locked;
+	uint32_t locked;	/* 0, or the holder's pid. */
 } ta_lock_t;
 
-static inline void
+/* Spins between two checks of the holder (a few milliseconds). */
+#define TA_LOCK_CHECK_SPINS (1u << 16)
+
+/* This process's id (set at load and in a forked child). */
+extern uint32_t ta_pid;
+
+static inline uint32_t
+ta_self_pid(void)
+{
+	return ta_pid;
+}
+
+/* Whether a lock's holder is a process that no longer exists. */
+int ta_lock_holder_dead(uint32_t holder);
+
+/* Take the lock: 0, or -1 if it is held by a process that died. */
+static inline int
 ta_lock(ta_lock_t *l)
 {
-	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE) != 0)
-		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0)
+	const uint32_t self = ta_self_pid();
+	uint32_t spins = 0, holder = 0;
+
+	while (!__atomic_compare_exchange_n(&l->locked, &holder, self, 0,
+					    __ATOMIC_ACQUIRE,
+					    __ATOMIC_RELAXED)) {
+		do {
 			rte_pause();
+			if (unlikely(++spins % TA_LOCK_CHECK_SPINS == 0) &&
+			    ta_lock_holder_dead(holder))
+				return -1;
+			holder = __atomic_load_n(&l->locked, __ATOMIC_RELAXED);
+		} while (holder != 0);
+	}
+	return 0;
 }
 
 static inline void
@@ -163,6 +197,11 @@ struct ta_list {
 	ta_lock_t lock;
 	uint16_t index;
 	uint8_t used;		/* Registered in the adapter's used table. */
+	/*
+	 * A process died holding the lock: nobody may take it again. The
+	 * list's timers can no longer expire or be cancelled.
+	 */
+	uint8_t dead;
 	/*
 	 * Every key <= cut_tick has been moved to the service's FIFO, every
 	 * key still in rx is greater (new keys are always in the future).
@@ -251,7 +290,8 @@ void ta_list_release(struct ta_list *list);
 struct ta_node *ta_list_node_alloc(struct ta_list *list);
 void ta_list_node_free(struct ta_list *list, struct ta_node *node);
 void ta_list_update_min(struct ta_list *list);
-void ta_list_use(struct timer_adapter *adapter, struct ta_list *list);
+int ta_list_use(struct timer_adapter *adapter, struct ta_list *list);
+void ta_list_declare_dead(struct timer_adapter *adapter, struct ta_list *list);
 int ta_far_move(struct ta_list *list, uint64_t tick);
 uint64_t ta_far_hint(const struct ta_list *list);
 uint16_t ta_credits_get(struct timer_adapter *adapter, struct ta_list *list,

@@ -56,9 +56,13 @@ ta_collect(struct timer_adapter *adapter, uint64_t tick)
 		struct ta_list *list = &adapter->lists[adapter->used_idx[i]];
 		uint64_t key;
 
-		if (__atomic_load_n(&list->min_key, __ATOMIC_ACQUIRE) > tick)
+		if (__atomic_load_n(&list->min_key, __ATOMIC_ACQUIRE) > tick ||
+		    list->dead)
 			continue;
-		ta_lock(&list->lock);
+		if (ta_lock(&list->lock) < 0) {
+			ta_list_declare_dead(adapter, list);
+			continue;
+		}
 		/* Far buckets whose time has come go into rx first. */
 		if (unlikely(ta_far_move(list, tick) < 0) &&
 		    svc->far_nomem++ == 0)
@@ -161,6 +165,28 @@ ta_expire_node(struct timer_adapter *adapter, struct ta_list *list,
 	ta_credits_put(adapter, list, 1);
 }
 
+/*
+ * Settle a detached node of a dead list, without its lock: nobody can take
+ * that lock any more, so nobody else touches the node. Its event is still
+ * delivered (it was due); the node is not returned to the dead list's pool.
+ */
+static void
+ta_expire_orphan(struct timer_adapter *adapter, struct ta_node *node)
+{
+	struct ta_service *svc = &adapter->svc;
+	struct rte_event_timer *evtim = (struct rte_event_timer *)node->evtim;
+
+	if (evtim == NULL)
+		return;
+	node->evtim = 0;
+	svc->evbuf[svc->ev_head + svc->ev_count] = evtim->ev;
+	svc->ev_count++;
+	ta_counter_add(&svc->stats.evtim_exp_count, 1);
+	ta_counter_add(&svc->expired, 1);
+	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_NOT_ARMED,
+			 __ATOMIC_RELEASE);
+}
+
 /* Prefetch distances, in nodes ahead of the one settled. */
 #define TA_PF_NODE 4
 #define TA_PF_TIMER 2
@@ -214,16 +240,22 @@ ta_fill(struct timer_adapter *adapter, unsigned int *budget, uint64_t now)
 		if (list != locked || held == TA_SVC_HOLD) {
 			if (locked != NULL)
 				ta_unlock(&locked->lock);
-			ta_lock(&list->lock);
-			locked = list;
+			locked = NULL;
 			held = 0;
+			if (!list->dead && ta_lock(&list->lock) == 0)
+				locked = list;
+			else
+				ta_list_declare_dead(adapter, list);
 		}
 		held++;
 		svc->fifo.next = l->next;
 		l->next->prev = end;
 		(*budget)--;
 		done++;
-		ta_expire_node(adapter, list, node, now);
+		if (likely(locked != NULL))
+			ta_expire_node(adapter, list, node, now);
+		else
+			ta_expire_orphan(adapter, node);
 	}
 	if (locked != NULL)
 		ta_unlock(&locked->lock);

@@ -42,6 +42,11 @@
  * - Expiry and cancel are settled under the list's lock, on one word of the
  *   timer's internal node: exactly one of them wins. Once cancel returns,
  *   nothing in the adapter refers to the rte_event_timer any more.
+ * - A process that dies inside an arm or cancel call while holding its
+ *   list's lock leaves that list dead (detected by whoever waits on the
+ *   lock, which holds the holder's pid): the service skips it, arms on that
+ *   lcore fail with ENOSPC, cancels of its timers with EINVAL. A process
+ *   killed between calls leaves its timers to expire normally.
  * - Backpressure: when the event device refuses events, the expired timers
  *   wait, in expiry order, in the service's FIFO; they are never
  *   re-inserted, never dropped, and still cancellable until their event is

@@ -38,10 +38,12 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_memzone.h>
 #include <rte_service.h>
 
 #include "timer_adapter.h"
+#include "ta_private.h"
 #include "tp_test.h"
 #include "test_common.h"
 
@@ -60,6 +62,7 @@ enum sec_mode {
 	MODE_CANCEL_PRIMARY,	/* cancel the even timers the primary armed */
 	MODE_ARM_ONLY,		/* arm all with 300 ticks and exit */
 	MODE_ARM_HANG,		/* arm all, then wait to be killed */
+	MODE_DIE_LOCKED,	/* arm all, die holding its list's lock */
 };
 
 static const char * const mode_names[] = {
@@ -67,6 +70,7 @@ static const char * const mode_names[] = {
 	[MODE_CANCEL_PRIMARY] = "cancel_primary",
 	[MODE_ARM_ONLY] = "arm_only",
 	[MODE_ARM_HANG] = "arm_hang",
+	[MODE_DIE_LOCKED] = "die_locked",
 };
 
 /* Shared between the processes, in a memzone (hugepage memory). */
@@ -230,6 +234,16 @@ secondary_main(const char *mode)
 		for (i = 0; i < 600; i++)
 			rte_delay_us_sleep(100 * 1000);
 		sec_error("not killed");
+	} else if (strcmp(mode, mode_names[MODE_DIE_LOCKED]) == 0) {
+		sec_arm_range(a, 0, n, 30);
+		/*
+		 * As if killed inside an arm call, its list's lock held: the
+		 * lock word of a holder is its pid (see ta_private.h).
+		 */
+		__atomic_store_n(&a->lists[rte_lcore_id()].lock.locked,
+				 (uint32_t)getpid(), __ATOMIC_RELEASE);
+		__atomic_store_n(&shm->armed_all, 1, __ATOMIC_RELEASE);
+		raise(SIGKILL);
 	} else {
 		printf("secondary: unknown mode %s\n", mode);
 		return 2;
@@ -520,12 +534,85 @@ out:
 	return rc;
 }
 
+/*
+ * A secondary killed while it holds its list's lock: no caller may hang on
+ * that lock. The service skips the list (logged), cancelling one of its
+ * timers fails with EINVAL instead of spinning, the primary's own timers
+ * still expire exactly once, and nothing of the dead list fires.
+ */
+static int
+test_secondary_dies_holding_lock(void)
+{
+	const unsigned int n = 16;
+	struct rte_event_timer *own = tc_timers_alloc(n), *t;
+	struct rte_event_timer_adapter_stats st0, st1;
+	struct tc_evcount ec;
+	int status, rc = TP_TEST_FAIL;
+	unsigned int i, attempt, bad;
+	double t0;
+	pid_t pid;
+
+	TP_ASSERT(own != NULL, "alloc");
+	TP_ASSERT(tc_evcount_init(&ec, own, n, false) == 0, "alloc");
+	shm_reset(SEC_N);
+	for (attempt = 0; ; attempt++) {
+		pid = spawn_secondary(MODE_DIE_LOCKED);
+		if (pid <= 0 || waitpid(pid, &status, 0) != pid) {
+			printf("    spawn/wait failed\n");
+			goto out;
+		}
+		if (WIFEXITED(status) &&
+		    WEXITSTATUS(status) == SEC_EAL_INIT_FAILED &&
+		    attempt + 1 < SEC_SPAWN_ATTEMPTS)
+			continue;
+		break;
+	}
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL ||
+	    !shm->armed_all || shm->errors != 0) {
+		printf("    secondary: status 0x%x, %d errors: %s\n", status,
+		       shm->errors, shm->msg);
+		goto out;
+	}
+	TP_ASSERT_EQ(timer_adapter_stats_get(adapter, &st0), 0, "stats");
+	for (i = 0; i < n; i++) {
+		t = &own[i];
+		t->timeout_ticks = 20;
+		TP_ASSERT_EQ(timer_adapter_arm_burst(adapter, &t, 1), 1,
+			     "arm own %u: %s", i, tc_errno_name(rte_errno));
+	}
+	/* A bounded wait for the dead holder to be noticed, not a hang. */
+	t = &shm->tims[0];
+	t0 = tp_test_now_ms();
+	TP_ASSERT_EQ(timer_adapter_cancel_burst(adapter, &t, 1), 0,
+		     "cancel in the dead list");
+	TP_ASSERT_EQ(rte_errno, EINVAL, "errno %s", tc_errno_name(rte_errno));
+	printf("    cancel in the dead list failed after %.1f ms\n",
+	       tp_test_now_ms() - t0);
+	TP_ASSERT(tp_test_now_ms() - t0 < 2000, "cancel took %.0f ms",
+		  tp_test_now_ms() - t0);
+	/* The secondary's timers were due after 300 ms: wait past that. */
+	tc_collect(&ec, n, 3000, 800);
+	TP_ASSERT_EQ(tc_evcount_mismatch(&ec, NULL, &bad), 0, "own timer %u",
+		     bad);
+	TP_ASSERT_EQ(ec.foreign, 0, "events from the dead list's timers");
+	TP_ASSERT_EQ(timer_adapter_stats_get(adapter, &st1), 0, "stats");
+	TP_ASSERT(st1.adapter_tick_count > st0.adapter_tick_count,
+		  "the service stopped ticking");
+	rc = TP_TEST_OK;
+out:
+	tc_evcount_free(&ec);
+	rte_free(own);
+	return rc;
+}
+
 static const struct tp_test_case cases[] = {
 	{ "secondary_arm_cancel", test_secondary_arm_cancel },
 	{ "secondary_cancels_primary", test_secondary_cancels_primary },
 	{ "secondary_arms_primary_cancels",
 	  test_secondary_arms_primary_cancels },
 	{ "secondary_killed", test_secondary_killed },
+	/* Last: it leaves a list of the adapter dead. */
+	{ "secondary_dies_holding_lock", test_secondary_dies_holding_lock },
 };
 
 static int
