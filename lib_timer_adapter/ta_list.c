@@ -138,17 +138,12 @@ ta_list_release(struct ta_list *list)
 }
 
 struct ta_node *
-ta_list_node_alloc(struct ta_list *list)
+ta_list_node_alloc_chunk(struct ta_list *list)
 {
 	struct ta_pool *pool = &list->pool;
-	struct ta_link *l = pool->free_nodes;
 	struct ta_node *nodes;
 	unsigned int i;
 
-	if (likely(l != NULL)) {
-		pool->free_nodes = l->next;
-		return container_of(l, struct ta_node, link);
-	}
 	nodes = ta_chunk_alloc(list, sizeof(*nodes), TA_NODES_PER_CHUNK);
 	if (nodes == NULL)
 		return NULL;
@@ -163,14 +158,6 @@ ta_list_node_alloc(struct ta_list *list)
 			 __ATOMIC_RELAXED);
 	nodes[0].owner = list->index;
 	return &nodes[0];
-}
-
-void
-ta_list_node_free(struct ta_list *list, struct ta_node *node)
-{
-	node->evtim = 0;
-	node->link.next = list->pool.free_nodes;
-	list->pool.free_nodes = &node->link;
 }
 
 uint64_t
@@ -280,37 +267,31 @@ out:
 }
 
 uint16_t
-ta_credits_get(struct timer_adapter *adapter, struct ta_list *list,
-	       uint16_t n)
+ta_credits_refill(struct timer_adapter *adapter, struct ta_list *list,
+		  uint16_t n)
 {
-	if (unlikely(list->credits < n)) {
-		int64_t want = n - list->credits + TA_CREDIT_BATCH;
-		int64_t avail = __atomic_load_n(&adapter->credits,
-						__ATOMIC_RELAXED);
-		int64_t take;
+	int64_t want = n - list->credits + TA_CREDIT_BATCH;
+	int64_t avail = __atomic_load_n(&adapter->credits, __ATOMIC_RELAXED);
+	int64_t take;
 
-		do {
-			take = RTE_MIN(want, avail);
-			if (take <= 0)
-				break;
-		} while (!__atomic_compare_exchange_n(&adapter->credits,
-				&avail, avail - take, 0, __ATOMIC_RELAXED,
-				__ATOMIC_RELAXED));
-		if (take > 0)
-			list->credits += take;
-	}
+	do {
+		take = RTE_MIN(want, avail);
+		if (take <= 0)
+			break;
+	} while (!__atomic_compare_exchange_n(&adapter->credits, &avail,
+					      avail - take, 0,
+					      __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	if (take > 0)
+		list->credits += take;
 	return (uint16_t)RTE_MIN((int64_t)n, list->credits);
 }
 
 void
-ta_credits_put(struct timer_adapter *adapter, struct ta_list *list,
-	       uint64_t n)
+ta_credits_spill(struct timer_adapter *adapter, struct ta_list *list)
 {
-	list->credits += n;
-	if (list->credits > 2 * TA_CREDIT_BATCH) {
-		int64_t give = list->credits - TA_CREDIT_BATCH;
+	int64_t give = list->credits - TA_CREDIT_BATCH;
 
-		list->credits -= give;
-		__atomic_fetch_add(&adapter->credits, give, __ATOMIC_RELAXED);
-	}
+	list->credits -= give;
+	__atomic_fetch_add(&adapter->credits, give, __ATOMIC_RELAXED);
 }

@@ -287,17 +287,15 @@ struct timer_adapter {
 /* ta_list.c */
 void ta_list_init(struct ta_list *list, uint16_t index, uint8_t far_shift);
 void ta_list_release(struct ta_list *list);
-struct ta_node *ta_list_node_alloc(struct ta_list *list);
-void ta_list_node_free(struct ta_list *list, struct ta_node *node);
+struct ta_node *ta_list_node_alloc_chunk(struct ta_list *list);
 void ta_list_update_min(struct ta_list *list);
 int ta_list_use(struct timer_adapter *adapter, struct ta_list *list);
 void ta_list_declare_dead(struct timer_adapter *adapter, struct ta_list *list);
 int ta_far_move(struct ta_list *list, uint64_t tick);
 uint64_t ta_far_hint(const struct ta_list *list);
-uint16_t ta_credits_get(struct timer_adapter *adapter, struct ta_list *list,
-			uint16_t n);
-void ta_credits_put(struct timer_adapter *adapter, struct ta_list *list,
-		    uint64_t n);
+uint16_t ta_credits_refill(struct timer_adapter *adapter, struct ta_list *list,
+			   uint16_t n);
+void ta_credits_spill(struct timer_adapter *adapter, struct ta_list *list);
 
 /* ta_service.c */
 int32_t ta_service_func(void *arg);
@@ -320,6 +318,47 @@ static inline void
 ta_counter_add(uint64_t *c, uint64_t v)
 {
 	__atomic_store_n(c, *c + v, __ATOMIC_RELAXED);
+}
+
+/* Node pool and credits of a list; its lock is held. */
+static inline struct ta_node *
+ta_list_node_alloc(struct ta_list *list)
+{
+	struct ta_link *l = list->pool.free_nodes;
+
+	if (likely(l != NULL)) {
+		list->pool.free_nodes = l->next;
+		return container_of(l, struct ta_node, link);
+	}
+	return ta_list_node_alloc_chunk(list);
+}
+
+static inline void
+ta_list_node_free(struct ta_list *list, struct ta_node *node)
+{
+	node->evtim = 0;
+	node->link.next = list->pool.free_nodes;
+	list->pool.free_nodes = &node->link;
+}
+
+/* Up to n of nb_timers for this list's next arms: how many it got. */
+static inline uint16_t
+ta_credits_get(struct timer_adapter *adapter, struct ta_list *list,
+	       uint16_t n)
+{
+	if (likely(list->credits >= n))
+		return n;
+	return ta_credits_refill(adapter, list, n);
+}
+
+/* Give back n; a list keeps at most two batches. */
+static inline void
+ta_credits_put(struct timer_adapter *adapter, struct ta_list *list,
+	       uint64_t n)
+{
+	list->credits += n;
+	if (unlikely(list->credits > 2 * TA_CREDIT_BATCH))
+		ta_credits_spill(adapter, list);
 }
 
 /*
