@@ -64,7 +64,8 @@ enum tp_drop {
 	TP_DROP_TABLE_FULL,	/**< Full table, policy drop. */
 	TP_DROP_FWD,		/**< --fwd-mode drop. */
 	TP_DROP_TX,		/**< TX queue full. */
-	TP_DROP_SHUTDOWN,	/**< Enqueue abandoned on a forced stop. */
+	TP_DROP_SHUTDOWN,	/**< RX stopped: enqueue abandoned, stash. */
+	TP_DROP_EVDEV_FULL,	/**< Event device full past the RX retry. */
 	TP_DROP_MAX
 };
 

@@ -502,7 +502,7 @@ tp_flow_shorten(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	rte_spinlock_unlock(&f->tim_lock);
 }
 
-/* Worker: a packet event is done; its reference goes. */
+/* Worker: a packet event is done (or RX dropped it); its reference goes. */
 void
 tp_flow_put(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f)
 {

@@ -112,7 +112,8 @@ struct tp_pkt_meta {
 	uint32_t pos;		/**< Flow entry, TP_POS_NONE: none. */
 	uint8_t dir;		/**< 0: from the initiator, 1: reply. */
 	uint8_t tcp_flags;	/**< TCP flags of this packet. */
-	uint16_t pad;
+	uint8_t created;	/**< This packet created the flow (RX only). */
+	uint8_t pad;
 	uint64_t ts;		/**< Packet time (record clock units). */
 };
 

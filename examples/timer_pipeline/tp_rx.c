@@ -93,23 +93,78 @@ tp_rx_fetch_paced(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 }
 /* >8 End of replay pace. */
 
-/* Enqueue every event, retrying on backpressure. 8< */
+/*
+ * How long RX retries an enqueue the event device refuses (RX port at its
+ * new_event_threshold, or the scheduler not keeping up) before it drops
+ * the rest of the burst as evdev_full. Long enough to ride out a busy
+ * service lcore or an lcore that shares its CPU being descheduled (100 us,
+ * even 1 ms, dropped packets of 2300-packet captures on a 2-CPU machine);
+ * short enough that a stalled or much too slow worker stage cannot hold RX
+ * (its other queues, its stop and its RCU reports) for long.
+ */
+#define TP_RX_ENQ_RETRY_MS 50
+
+/*
+ * Drop packet events RX could not enqueue, counted under 'why'. Each
+ * packet's reference on its flow goes. When the device is full, a flow
+ * this very packet created ends at once as lack_of_resources (its record
+ * counts the packets of other lcores that did get through, if any): left
+ * live, it would arm a timer whose expiry event only adds to the load of
+ * the full device. On a stop, the flush ends every flow anyway.
+ */
+static void
+tp_rx_drop_events(struct tp_ctx *ctx, struct tp_lcore *lc,
+		  struct rte_event *ev, uint16_t n, enum tp_drop why)
+{
+	struct tp_pkt_meta *meta;
+	struct tp_flow *f;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		meta = tp_meta(ctx, ev[i].mbuf);
+		if (meta->pos != TP_POS_NONE) {
+			f = &ctx->ft.entries[meta->pos];
+			/* Our reference keeps the entry ours until the put. */
+			if (meta->created && why == TP_DROP_EVDEV_FULL)
+				tp_flow_end(ctx, lc, f, TP_END_LACK);
+			tp_flow_put(ctx, lc, f);
+		}
+		rte_pktmbuf_free(ev[i].mbuf);
+	}
+	lc->stats.drops[why] += n;
+}
+
+/* Enqueue a burst, retrying on backpressure for a bounded time. 8< */
 static void
 tp_rx_enqueue(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 	      uint16_t n, bool also_worker)
 {
 	const uint8_t dev = ctx->evd.dev_id;
-	uint16_t sent = 0, i;
+	uint64_t now, deadline = 0;
+	enum tp_drop why;
+	uint16_t sent;
 
-	for (;;) {
-		sent += rte_event_enqueue_new_burst(dev, lc->ev_port,
-						    ev + sent, n - sent);
-		if (likely(sent == n))
-			break;
+	sent = rte_event_enqueue_new_burst(dev, lc->ev_port, ev, n);
+	while (unlikely(sent < n)) {
 		lc->stats.ev_enq_retry++;
 		/* A stop request ends RX: what is not in yet is dropped. */
-		if (unlikely(tp_quit_signal != 0))
-			goto abandon;
+		if (unlikely(tp_quit_signal != 0 ||
+			     tp_phase(ctx) >= TP_PHASE_RX_STOP)) {
+			why = TP_DROP_SHUTDOWN;
+			goto drop;
+		}
+		now = rte_get_timer_cycles();
+		if (deadline == 0) {
+			deadline = now + ctx->hz / 1000 * TP_RX_ENQ_RETRY_MS;
+		} else if (now >= deadline) {
+			/* Still full: drop the rest, go back to polling. */
+			why = TP_DROP_EVDEV_FULL;
+			goto drop;
+		}
+		/* Every packet of the burst holds its flow reference: no
+		 * lookup result is in use, ended slots may be reclaimed.
+		 */
+		rte_rcu_qsbr_quiescent(ctx->ft.qsv, lc->rcu_id);
 		/* Out of credits: on a combined lcore, our own worker role
 		 * must drain the port or nobody will.
 		 */
@@ -119,19 +174,14 @@ tp_rx_enqueue(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 			rte_pause();
 		if (lc->roles & TP_ROLE_CONTROL)
 			tp_control_poll(ctx, lc, rte_get_timer_cycles());
+		sent += rte_event_enqueue_new_burst(dev, lc->ev_port,
+						    ev + sent, n - sent);
 	}
 	lc->stats.ev_enq += n;
 	return;
-abandon:
+drop:
 	lc->stats.ev_enq += sent;
-	for (i = sent; i < n; i++) {
-		struct tp_pkt_meta *meta = tp_meta(ctx, ev[i].mbuf);
-
-		if (meta->pos != TP_POS_NONE)
-			tp_flow_put(ctx, lc, &ctx->ft.entries[meta->pos]);
-		rte_pktmbuf_free(ev[i].mbuf);
-		lc->stats.drops[TP_DROP_SHUTDOWN]++;
-	}
+	tp_rx_drop_events(ctx, lc, ev + sent, n - sent, why);
 }
 /* >8 End of enqueue with retry. */
 
@@ -225,6 +275,7 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 	meta->pos = f->pos;
 	meta->dir = dir;
 	meta->tcp_flags = pp->tcp_flags;
+	meta->created = created;
 	meta->ts = ts;
 	return true;
 }
@@ -295,17 +346,25 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 }
 /* >8 End of RX role. */
 
-/* RX role ends: free stashed packets, leave the RCU reader set. */
+/* RX role ends: stashed packets (received, not yet due) are counted as
+ * received and dropped ("shutdown"); leave the RCU reader set.
+ */
 void
 tp_rx_stop(struct tp_ctx *ctx, struct tp_lcore *lc)
 {
+	struct rte_mbuf *m;
 	uint16_t i;
 
 	for (i = 0; i < lc->nb_rxq; i++) {
 		struct tp_rxq *q = &lc->rxq[i];
 
-		while (q->stash_head < q->stash_nb)
-			rte_pktmbuf_free(q->stash[q->stash_head++]);
+		while (q->stash_head < q->stash_nb) {
+			m = q->stash[q->stash_head++];
+			lc->stats.rx_pkts++;
+			lc->stats.rx_bytes += m->pkt_len;
+			lc->stats.drops[TP_DROP_SHUTDOWN]++;
+			rte_pktmbuf_free(m);
+		}
 	}
 	__atomic_store_n(&lc->stashed, 0, __ATOMIC_RELAXED);
 	rte_rcu_qsbr_thread_offline(ctx->ft.qsv, lc->rcu_id);

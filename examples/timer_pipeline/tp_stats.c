@@ -31,6 +31,7 @@ static const char *const tp_drop_names[TP_DROP_MAX] = {
 	[TP_DROP_FWD] = "fwd_drop",
 	[TP_DROP_TX] = "tx_full",
 	[TP_DROP_SHUTDOWN] = "shutdown",
+	[TP_DROP_EVDEV_FULL] = "evdev_full",
 };
 
 static void
@@ -227,8 +228,9 @@ tp_stats_print(const struct tp_ctx *ctx, bool final)
 	       " us, max %" PRIu64 " us (tick %" PRIu64 " us)\n",
 	       tp_stats_lat_pct(&t, 50), tp_stats_lat_pct(&t, 99),
 	       t.lat_max_ns / 1000, ctx->cfg->tick_ns / 1000);
-	/* Backpressure: RX enqueues refused for lack of credits (retried),
-	 * and expiry events the adapter had to keep and retry.
+	/* Backpressure: RX enqueues refused for lack of credits (retried
+	 * for a while, then dropped as evdev_full), and expiry events the
+	 * adapter had to keep and retry.
 	 */
 	printf("  events  enqueued %" PRIu64 " in flight %" PRIu64
 	       " enqueue_retries %" PRIu64 " adapter_expiries %" PRIu64
