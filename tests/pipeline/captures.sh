@@ -60,7 +60,7 @@ balanced() {
 	rx=$(tp_stat "$1" rx 1)
 	fwd=$(tp_stat "$1" tx 1)
 	drop=$(tp_stat "$1" tx 2)
-	for r in malformed table_full fwd_drop tx_full shutdown; do
+	for r in malformed table_full fwd_drop tx_full evdev_full shutdown; do
 		v=$(tp_named "$1" tx $r)
 		[ -n "$v" ] || return 1
 		sum=$((sum + v))
