@@ -244,7 +244,10 @@ else
 		--ipv6-pct 40 --ext-hdr-pct 60 2>/dev/null
 	for cap in mix.pcap seg.pcap; do
 		name=parse_segments_${cap%.pcap}
-		if ASAN_OPTIONS=detect_leaks=0 timeout 120 "$PS" "$WORK/$cap" \
+		# run_tests.sh runs suites under stdbuf, whose LD_PRELOAD
+		# library precedes the ASan runtime: tell ASan that is fine.
+		if ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 \
+			LD_PRELOAD= timeout 120 "$PS" "$WORK/$cap" \
 			>"$WORK/$name.log" 2>&1; then
 			tp_pass $name
 		else
