@@ -25,6 +25,9 @@
 #include "tp_common.h"
 #include "tp_eventdev.h"
 
+/* Credits an event_sw port may keep: two quanta of 32 and a burst. */
+#define TP_SW_CREDITS_PER_PORT 96
+
 /* Reorder window of an ordered packet queue. */
 #define TP_ORDER_SEQUENCES 1024
 
@@ -128,6 +131,27 @@ tp_evdev_configure(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
 	c.nb_event_ports = evd->nb_ports;
 	c.nb_events_limit = tp_clamp(ctx->cfg->nb_events, info->max_num_events,
 				     "--events");
+	/*
+	 * event_sw hands credits to ports in quanta of 32 and lets a port
+	 * keep up to two quanta plus a burst: with fewer events than the
+	 * ports can hold together, the adapter's port may find none left and
+	 * expiry events would wait forever. Raise the limit to what the ports
+	 * can hold (the default credit_quanta devarg is assumed).
+	 */
+	if (strstr(info->driver_name, "sw") != NULL) {
+		int32_t need = evd->nb_ports * TP_SW_CREDITS_PER_PORT;
+
+		if (c.nb_events_limit < need &&
+		    (info->max_num_events <= 0 ||
+		     need <= info->max_num_events)) {
+			TP_LOG(WARNING, "--events %d raised to %d: %s ports "
+			       "keep up to %u credits each, fewer events could "
+			       "starve the timer adapter's port",
+			       c.nb_events_limit, need, info->driver_name,
+			       TP_SW_CREDITS_PER_PORT);
+			c.nb_events_limit = need;
+		}
+	}
 	c.nb_event_queue_flows = tp_clamp(1024 * 1024,
 					  info->max_event_queue_flows,
 					  "flows per queue");
