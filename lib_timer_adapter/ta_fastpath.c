@@ -89,15 +89,6 @@ ta_arm_check(struct timer_adapter *adapter, struct rte_event_timer *evtim,
 	return 0;
 }
 
-/* Expiry tick of a deadline: rounded up, so a timer never fires early. */
-static inline uint64_t
-ta_deadline_key(const struct timer_adapter *adapter, uint64_t deadline)
-{
-	uint64_t q = rte_reciprocal_divide_u64(deadline, &adapter->tick_div);
-
-	return q * adapter->cyc_per_tick < deadline ? q + 1 : q;
-}
-
 /*
  * Link a checked timer into the list: parked in its far bucket if it is
  * due beyond the next span, else in the radix index. Returns 0 or ENOSPC.
@@ -106,25 +97,17 @@ static inline int
 ta_arm_one(struct timer_adapter *adapter, struct ta_list *list,
 	   struct rte_event_timer *evtim, uint64_t deadline, uint64_t now_tick)
 {
-	const uint64_t key = ta_deadline_key(adapter, deadline);
 	struct ta_node *node;
-	int ret;
 
 	node = ta_list_node_alloc(list);
 	if (unlikely(node == NULL))
 		return ENOSPC;
-	node->key = key;
+	node->key = ta_tick_ceil(adapter, deadline);
 	node->evtim = (uintptr_t)evtim;
-	if (!ta_far_park(list, node, now_tick)) {
-		node->far = 0;
-		ret = ta_rx_insert(&list->rx, key, &node->link);
-		if (unlikely(ret < 0)) {
-			ta_list_node_free(list, node);
-			return ENOSPC;
-		}
-		if (ret == 1 && key < list->min_key)
-			__atomic_store_n(&list->min_key, key,
-					 __ATOMIC_RELEASE);
+	if (!ta_far_park(list, node, now_tick) &&
+	    unlikely(ta_rx_link(list, node) < 0)) {
+		ta_list_node_free(list, node);
+		return ENOSPC;
 	}
 	evtim->impl_opaque[0] = (uintptr_t)node;
 	evtim->impl_opaque[1] = deadline;
@@ -158,9 +141,8 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 		rte_errno = ENOSPC;
 		return 0;
 	}
-	if (unlikely(list->dead) || unlikely(ta_lock(&list->lock) < 0)) {
+	if (unlikely(ta_list_lock(adapter, list) < 0)) {
 		/* A process died in a call on this lcore's list (see .h). */
-		ta_list_declare_dead(adapter, list);
 		rte_errno = ENOSPC;
 		return 0;
 	}
@@ -306,10 +288,8 @@ timer_adapter_cancel_burst(const struct timer_adapter *cadapter,
 			if (locked != NULL)
 				ta_unlock(&locked->lock);
 			locked = NULL;
-			if (unlikely(list->dead) ||
-			    unlikely(ta_lock(&list->lock) < 0)) {
+			if (unlikely(ta_list_lock(adapter, list) < 0)) {
 				/* Its timers can no longer be cancelled. */
-				ta_list_declare_dead(adapter, list);
 				err = EINVAL;
 				break;
 			}

@@ -243,8 +243,7 @@ ta_list_use(struct timer_adapter *adapter, struct ta_list *list)
 		struct ta_far *far = rte_zmalloc_socket("ta_far", sizeof(*far),
 				RTE_CACHE_LINE_SIZE, adapter->conf.socket_id);
 
-		if (ta_lock(&list->lock) < 0) {
-			ta_list_declare_dead(adapter, list);
+		if (ta_list_lock(adapter, list) < 0) {
 			rte_free(far);
 			ret = -1;
 			goto out;

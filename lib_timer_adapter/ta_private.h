@@ -320,6 +320,45 @@ ta_counter_add(uint64_t *c, uint64_t v)
 	__atomic_store_n(c, *c + v, __ATOMIC_RELAXED);
 }
 
+/* The tick of a TSC time, rounded up: a timer never fires early. */
+static inline uint64_t
+ta_tick_ceil(const struct timer_adapter *adapter, uint64_t cycles)
+{
+	uint64_t q = rte_reciprocal_divide_u64(cycles, &adapter->tick_div);
+
+	return q * adapter->cyc_per_tick < cycles ? q + 1 : q;
+}
+
+/*
+ * Take a list's lock: 0, or -1 if the list is dead (declared so now if a
+ * holder is found to have died).
+ */
+static inline int
+ta_list_lock(struct timer_adapter *adapter, struct ta_list *list)
+{
+	if (likely(!list->dead) && likely(ta_lock(&list->lock) == 0))
+		return 0;
+	ta_list_declare_dead(adapter, list);
+	return -1;
+}
+
+/*
+ * Link a node (key set) into its list's radix index, lowering the
+ * service's hint if needed; the lock is held. 0, or -1 without memory.
+ */
+static inline int
+ta_rx_link(struct ta_list *list, struct ta_node *node)
+{
+	int ret = ta_rx_insert(&list->rx, node->key, &node->link);
+
+	if (unlikely(ret < 0))
+		return -1;
+	node->far = 0;
+	if (ret == 1 && node->key < list->min_key)
+		__atomic_store_n(&list->min_key, node->key, __ATOMIC_RELEASE);
+	return 0;
+}
+
 /* Node pool and credits of a list; its lock is held. */
 static inline struct ta_node *
 ta_list_node_alloc(struct ta_list *list)

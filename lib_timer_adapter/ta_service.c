@@ -11,9 +11,10 @@
  * the FIFO's front and settled against cancel under their list's lock
  * (one hold per run of up to TA_SVC_HOLD timers of a list), and their
  * events built into a buffer that is enqueued in bursts; this repeats
- * while the event device accepts events, for at most TA_SVC_BUDGET timers. What the device refuses stays
- * in the buffer and in the FIFO, in order, for the next call: nothing is
- * re-inserted, dropped or reordered by backpressure. Settled nodes go
+ * while the event device accepts events, for at most TA_SVC_BUDGET timers.
+ * What the device refuses stays in the buffer and in the FIFO, in order,
+ * for the next call: nothing is re-inserted, dropped or reordered by
+ * backpressure. Settled nodes go
  * straight back to their list's pool, under the same hold.
  */
 
@@ -57,12 +58,8 @@ ta_collect(struct timer_adapter *adapter, uint64_t tick)
 		uint64_t key;
 
 		if (__atomic_load_n(&list->min_key, __ATOMIC_ACQUIRE) > tick ||
-		    list->dead)
+		    ta_list_lock(adapter, list) < 0)
 			continue;
-		if (ta_lock(&list->lock) < 0) {
-			ta_list_declare_dead(adapter, list);
-			continue;
-		}
 		/* Far buckets whose time has come go into rx first. */
 		if (unlikely(ta_far_move(list, tick) < 0) &&
 		    svc->far_nomem++ == 0)
@@ -95,8 +92,7 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_list *list,
 		  uint64_t now)
 {
 	struct ta_service *svc = &adapter->svc;
-	uint64_t period, next, key, q;
-	int ret;
+	uint64_t period, next, key;
 
 	period = ta_ns_to_cycles(evtim->timeout_ticks *
 				 adapter->conf.timer_tick_ns, adapter->hz);
@@ -107,21 +103,15 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_list *list,
 		next += k * period;
 		ta_counter_add(&svc->stats.evtim_drop_count, k);
 	}
-	q = rte_reciprocal_divide_u64(next, &adapter->tick_div);
-	key = q * adapter->cyc_per_tick < next ? q + 1 : q;
+	key = ta_tick_ceil(adapter, next);
 	/* Keys at or before the last cut would never be cut again. */
 	if (key <= svc->last_tick)
 		key = svc->last_tick + 1;
 	evtim->impl_opaque[1] = next;
 
 	node->key = key;
-	node->far = 0;
-	ret = ta_rx_insert(&list->rx, key, &node->link);
-	if (likely(ret >= 0)) {
-		if (ret == 1 && key < list->min_key)
-			__atomic_store_n(&list->min_key, key, __ATOMIC_RELEASE);
+	if (likely(ta_rx_link(list, node) == 0))
 		return;
-	}
 	/* Out of memory: the timer cannot go on; end it visibly. */
 	TA_SVC_LOG(ERR, "adapter %u: no memory to re-arm a periodic timer",
 		   adapter->id);
@@ -135,8 +125,12 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_list *list,
 }
 
 /*
- * Settle one detached node, its list's lock held: a cancelled one (evtim
- * cleared by the canceller) is freed, any other becomes an event.
+ * Settle one detached node: a cancelled one (evtim cleared by the
+ * canceller) is freed, any other becomes an event. list is the node's
+ * list, its lock held, or NULL for a dead list: nobody can take that lock
+ * any more, so nobody else touches the node; its event is still delivered
+ * (it was due), a periodic timer ends there and the node is not returned
+ * to the dead list's pool.
  */
 static inline void
 ta_expire_node(struct timer_adapter *adapter, struct ta_list *list,
@@ -145,46 +139,24 @@ ta_expire_node(struct timer_adapter *adapter, struct ta_list *list,
 	struct ta_service *svc = &adapter->svc;
 	struct rte_event_timer *evtim = (struct rte_event_timer *)node->evtim;
 
-	if (evtim == NULL) {
+	if (evtim != NULL) {
+		svc->evbuf[svc->ev_head + svc->ev_count] = evtim->ev;
+		svc->ev_count++;
+		ta_counter_add(&svc->stats.evtim_exp_count, 1);
+		if (adapter->periodic && list != NULL) {
+			ta_periodic_rearm(adapter, list, node, evtim, now);
+			return;
+		}
+		node->evtim = 0;
+		ta_counter_add(&svc->expired, 1);
+		/* The event is copied: the application may re-arm from now. */
+		__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_NOT_ARMED,
+				 __ATOMIC_RELEASE);
+	}
+	if (list != NULL) {
 		ta_list_node_free(list, node);
 		ta_credits_put(adapter, list, 1);
-		return;
 	}
-	svc->evbuf[svc->ev_head + svc->ev_count] = evtim->ev;
-	svc->ev_count++;
-	ta_counter_add(&svc->stats.evtim_exp_count, 1);
-	if (adapter->periodic) {
-		ta_periodic_rearm(adapter, list, node, evtim, now);
-		return;
-	}
-	ta_counter_add(&svc->expired, 1);
-	/* The event is copied: the application may re-arm from now on. */
-	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_NOT_ARMED,
-			 __ATOMIC_RELEASE);
-	ta_list_node_free(list, node);
-	ta_credits_put(adapter, list, 1);
-}
-
-/*
- * Settle a detached node of a dead list, without its lock: nobody can take
- * that lock any more, so nobody else touches the node. Its event is still
- * delivered (it was due); the node is not returned to the dead list's pool.
- */
-static void
-ta_expire_orphan(struct timer_adapter *adapter, struct ta_node *node)
-{
-	struct ta_service *svc = &adapter->svc;
-	struct rte_event_timer *evtim = (struct rte_event_timer *)node->evtim;
-
-	if (evtim == NULL)
-		return;
-	node->evtim = 0;
-	svc->evbuf[svc->ev_head + svc->ev_count] = evtim->ev;
-	svc->ev_count++;
-	ta_counter_add(&svc->stats.evtim_exp_count, 1);
-	ta_counter_add(&svc->expired, 1);
-	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_NOT_ARMED,
-			 __ATOMIC_RELEASE);
 }
 
 /* Prefetch distances, in nodes ahead of the one settled. */
@@ -240,22 +212,15 @@ ta_fill(struct timer_adapter *adapter, unsigned int *budget, uint64_t now)
 		if (list != locked || held == TA_SVC_HOLD) {
 			if (locked != NULL)
 				ta_unlock(&locked->lock);
-			locked = NULL;
 			held = 0;
-			if (!list->dead && ta_lock(&list->lock) == 0)
-				locked = list;
-			else
-				ta_list_declare_dead(adapter, list);
+			locked = ta_list_lock(adapter, list) == 0 ? list : NULL;
 		}
 		held++;
 		svc->fifo.next = l->next;
 		l->next->prev = end;
 		(*budget)--;
 		done++;
-		if (likely(locked != NULL))
-			ta_expire_node(adapter, list, node, now);
-		else
-			ta_expire_orphan(adapter, node);
+		ta_expire_node(adapter, locked, node, now);
 	}
 	if (locked != NULL)
 		ta_unlock(&locked->lock);
