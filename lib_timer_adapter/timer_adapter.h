@@ -7,7 +7,8 @@
 
 /**
  * @file
- * Direct-insertion ("direct-skiplist" design) software event timer adapter.
+ * Direct-insertion software event timer adapter (radix index and far ring;
+ * DPDK's own software adapter is the direct-skiplist design).
  *
  * A drop-in alternative to DPDK's software event timer adapter
  * (rte_event_timer_adapter): every function here mirrors the

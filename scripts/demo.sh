@@ -10,7 +10,7 @@
 #
 # Environment: BUILD_DIR (build directory, default build; also used by
 # scripts/setup.sh), DEMO_SEED (capture
-# seed, default 1), DEMO_ADAPTER (skiplist or rte, default skiplist).
+# seed, default 1), DEMO_ADAPTER (direct or rte, default direct).
 
 set -euo pipefail
 
@@ -21,7 +21,7 @@ export BUILD_DIR=$BUILD
 OUT=$BUILD/demo
 BIN=$BUILD/examples/timer_pipeline/dpdk-timer_pipeline
 SEED=${DEMO_SEED:-1}
-ADAPTER=${DEMO_ADAPTER:-skiplist}
+ADAPTER=${DEMO_ADAPTER:-direct}
 
 # 1. Packages, hugepages and the build (idempotent).
 "$ROOT/scripts/setup.sh"

@@ -6,7 +6,7 @@
 # that nothing grows or drifts.
 #
 #   bash scripts/soak.sh [--seconds N] [--flows N] [--interval S]
-#                        [--adapter skiplist|rte] [--out FILE] [--build DIR]
+#                        [--adapter direct|rte] [--out FILE] [--build DIR]
 #                        [--lateness-buckets N]
 #
 # net_pcap replays (infinite_rx) a capture of N UDP flows, one 64-byte
@@ -45,7 +45,7 @@ BUILD_DIR=${BUILD_DIR:-build}
 SECS=600
 FLOWS=1000000
 INTERVAL=
-ADAPTER=skiplist
+ADAPTER=direct
 OUT=
 LAT_BUCKETS=1
 

@@ -21,8 +21,8 @@ import math
 import os
 import sys
 
-ADAPTERS = ("skiplist", "rte", "ring")
-COLORS = {"skiplist": "tab:green", "rte": "tab:red", "ring": "tab:blue"}
+ADAPTERS = ("direct", "rte", "ring")
+COLORS = {"direct": "tab:green", "rte": "tab:red", "ring": "tab:blue"}
 
 
 def check(doc):

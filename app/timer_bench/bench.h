@@ -48,7 +48,7 @@ struct bench_adapter_ops {
 	void (*settle)(void *h);
 };
 
-extern const struct bench_adapter_ops bench_skiplist_ops;
+extern const struct bench_adapter_ops bench_direct_ops;
 extern const struct bench_adapter_ops bench_rte_ops;
 extern const struct bench_adapter_ops bench_ring_ops;
 

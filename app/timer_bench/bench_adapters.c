@@ -71,8 +71,8 @@ sk_stats(void *h, struct rte_event_timer_adapter_stats *s)
 
 static void sk_settle(void *h __rte_unused) { }
 
-const struct bench_adapter_ops bench_skiplist_ops = {
-	.name = "skiplist",
+const struct bench_adapter_ops bench_direct_ops = {
+	.name = "direct",
 	.create = sk_create,
 	.start = sk_start,
 	.stop = sk_stop,

@@ -6,7 +6,7 @@
  * timer_bench driver: EAL, options, event device, result table and JSON.
  *
  *   dpdk-timer_bench [EAL options] -- [--quick] [--reps N]
- *       [--adapters skiplist,rte,ring] [--tests arm,expiry,...]
+ *       [--adapters direct,rte,ring] [--tests arm,expiry,...]
  *       [--json FILE]
  */
 
@@ -329,7 +329,7 @@ bench_usage(const char *prg)
 	printf("%s [EAL options] -- [options]\n"
 	       "  --quick              short run (CI smoke test; < 2 minutes)\n"
 	       "  --reps N             repetitions per figure (default 3)\n"
-	       "  --adapters LIST      skiplist,rte,ring (default all)\n"
+	       "  --adapters LIST      direct,rte,ring (default all)\n"
 	       "  --tests LIST         comma list of tests (default all):\n",
 	       prg);
 	for (unsigned int i = 0; i < bench_nb_tests; i++)
@@ -360,7 +360,7 @@ bench_parse_adapters(struct bench_opts *o, const char *list)
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
 	     tok = strtok_r(NULL, ",", &save)) {
 		const struct bench_adapter_ops *ops =
-			strcmp(tok, "skiplist") == 0 ? &bench_skiplist_ops :
+			strcmp(tok, "direct") == 0 ? &bench_direct_ops :
 			strcmp(tok, "rte") == 0 ? &bench_rte_ops :
 			strcmp(tok, "ring") == 0 ? &bench_ring_ops : NULL;
 
@@ -390,7 +390,7 @@ bench_parse_args(struct bench_opts *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	o->reps = 3;
-	o->adapters[0] = &bench_skiplist_ops;
+	o->adapters[0] = &bench_direct_ops;
 	o->adapters[1] = &bench_rte_ops;
 	o->adapters[2] = &bench_ring_ops;
 	o->nb_adapters = 3;

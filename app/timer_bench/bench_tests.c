@@ -103,7 +103,7 @@ bench_report_table(struct bench_ctx *ctx, const char *test, const char *unit)
 				continue;
 			}
 			printf(" %12.4g", v[a]);
-			if (o->adapters[a] == &bench_skiplist_ops)
+			if (o->adapters[a] == &bench_direct_ops)
 				ours = v[a];
 			else if (o->adapters[a] == &bench_rte_ops)
 				rte = v[a];

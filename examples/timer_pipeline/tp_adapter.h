@@ -7,7 +7,7 @@
 
 /*
  * One small ops table hides which event timer adapter runs the flow timers:
- * lib_timer_adapter (tp_adapter_skiplist.c) or DPDK's
+ * lib_timer_adapter (tp_adapter_direct.c) or DPDK's
  * rte_event_timer_adapter (tp_adapter_rte.c). Both take the same
  * rte_event_timer structures and return the same values, so the pipeline
  * code is identical for both.
@@ -60,18 +60,18 @@ struct tp_adapter {
 	const struct tp_adapter_ops *ops;	/**< Implementation. */
 	union {
 		struct rte_event_timer_adapter *rte; /**< DPDK's. */
-		struct timer_adapter *skl;	/**< lib_timer_adapter's. */
+		struct timer_adapter *direct;	/**< lib_timer_adapter's. */
 	} h;					/**< Handle, NULL until created. */
 };
 
 extern const struct tp_adapter_ops tp_adapter_rte_ops;
-extern const struct tp_adapter_ops tp_adapter_skiplist_ops;
+extern const struct tp_adapter_ops tp_adapter_direct_ops;
 
 static inline const struct tp_adapter_ops *
 tp_adapter_ops_get(enum tp_adapter_kind kind)
 {
 	return kind == TP_ADAPTER_RTE ? &tp_adapter_rte_ops :
-		&tp_adapter_skiplist_ops;
+		&tp_adapter_direct_ops;
 }
 
 #endif /* _TP_ADAPTER_H_ */

@@ -28,53 +28,56 @@
 #define TP_NS_PER_US UINT64_C(1000)
 
 static const struct tp_enum_name tp_sched_names[] = {
-	{ "atomic", RTE_SCHED_TYPE_ATOMIC },
-	{ "ordered", RTE_SCHED_TYPE_ORDERED },
-	{ "parallel", RTE_SCHED_TYPE_PARALLEL },
-	{ NULL, 0 },
+	{ "atomic", RTE_SCHED_TYPE_ATOMIC, NULL },
+	{ "ordered", RTE_SCHED_TYPE_ORDERED, NULL },
+	{ "parallel", RTE_SCHED_TYPE_PARALLEL, NULL },
+	{ NULL, 0, NULL },
 };
 
 static const struct tp_enum_name tp_adapter_names[] = {
-	{ "skiplist", TP_ADAPTER_SKIPLIST },
-	{ "rte", TP_ADAPTER_RTE },
-	{ NULL, 0 },
+	{ "direct", TP_ADAPTER_DIRECT, NULL },
+	{ "rte", TP_ADAPTER_RTE, NULL },
+	/* The first name of our adapter; it never held a skiplist. */
+	{ "skiplist", TP_ADAPTER_DIRECT,
+	  "'skiplist' is the old name of the 'direct' adapter" },
+	{ NULL, 0, NULL },
 };
 
 static const struct tp_enum_name tp_refresh_names[] = {
-	{ "lazy", TP_REFRESH_LAZY },
-	{ "every-packet", TP_REFRESH_EVERY_PACKET },
-	{ NULL, 0 },
+	{ "lazy", TP_REFRESH_LAZY, NULL },
+	{ "every-packet", TP_REFRESH_EVERY_PACKET, NULL },
+	{ NULL, 0, NULL },
 };
 
 static const struct tp_enum_name tp_full_names[] = {
-	{ "evict", TP_FULL_EVICT },
-	{ "drop", TP_FULL_DROP },
-	{ NULL, 0 },
+	{ "evict", TP_FULL_EVICT, NULL },
+	{ "drop", TP_FULL_DROP, NULL },
+	{ NULL, 0, NULL },
 };
 
 static const struct tp_enum_name tp_fwd_names[] = {
-	{ "pair", TP_FWD_PAIR },
-	{ "loop", TP_FWD_LOOP },
-	{ "drop", TP_FWD_DROP },
-	{ NULL, 0 },
+	{ "pair", TP_FWD_PAIR, NULL },
+	{ "loop", TP_FWD_LOOP, NULL },
+	{ "drop", TP_FWD_DROP, NULL },
+	{ NULL, 0, NULL },
 };
 
 static const struct tp_enum_name tp_malformed_names[] = {
-	{ "drop", TP_MALFORMED_DROP },
-	{ "forward", TP_MALFORMED_FORWARD },
-	{ NULL, 0 },
+	{ "drop", TP_MALFORMED_DROP, NULL },
+	{ "forward", TP_MALFORMED_FORWARD, NULL },
+	{ NULL, 0, NULL },
 };
 
 static const struct tp_enum_name tp_format_names[] = {
-	{ "json", TP_LOG_JSON },
-	{ "csv", TP_LOG_CSV },
-	{ NULL, 0 },
+	{ "json", TP_LOG_JSON, NULL },
+	{ "csv", TP_LOG_CSV, NULL },
+	{ NULL, 0, NULL },
 };
 
 static const struct tp_enum_name tp_prio_names[] = {
-	{ "highest", 1 },
-	{ "normal", 0 },
-	{ NULL, 0 },
+	{ "highest", 1, NULL },
+	{ "normal", 0, NULL },
+	{ NULL, 0, NULL },
 };
 
 #define TP_UINT(n, s, sec, m, lo, hi, a, h) \
@@ -133,7 +136,7 @@ const struct tp_option tp_options[] = {
 	TP_ENUM("timer-priority", "eventdev", timer_prio_high, tp_prio_names,
 		"PRIO", "timer queue priority: highest or normal"),
 	TP_ENUM("timer-adapter", "timers", adapter, tp_adapter_names, "NAME",
-		"skiplist (lib_timer_adapter) or rte (DPDK's adapter)"),
+		"direct (lib_timer_adapter) or rte (DPDK's adapter)"),
 	TP_DUR("timer-tick", "timers", tick_ns, TP_NS_PER_US, TP_NS_PER_S,
 	       "adapter tick (timer resolution)"),
 	TP_ENUM("refresh", "timers", refresh, tp_refresh_names, "MODE",
@@ -211,7 +214,7 @@ tp_config_defaults(struct tp_config *cfg)
 	cfg->nb_events = 4096;
 	cfg->rx_threshold_pct = 75;
 	cfg->timer_prio_high = true;
-	cfg->adapter = TP_ADAPTER_SKIPLIST;
+	cfg->adapter = TP_ADAPTER_DIRECT;
 	cfg->tick_ns = 10 * 1000 * 1000;		/* 10 ms */
 	cfg->refresh = TP_REFRESH_LAZY;
 	cfg->tmo_ns[TP_TMO_TCP_SYN] = 10 * TP_NS_PER_S;
@@ -400,8 +403,9 @@ tp_enum_list(const struct tp_enum_name *n, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (; n->name != NULL && off < len; n++)
-		off += snprintf(buf + off, len - off, "%s%s",
-				off == 0 ? "" : "|", n->name);
+		if (n->old_name_notice == NULL)
+			off += snprintf(buf + off, len - off, "%s%s",
+					off == 0 ? "" : "|", n->name);
 }
 
 /*
@@ -448,6 +452,9 @@ tp_option_set(struct tp_config *cfg, const struct tp_option *o,
 			if (strcmp(val, n->name) == 0) {
 				tp_store_uint(base + o->offset, o->size,
 					      n->value);
+				if (n->old_name_notice != NULL)
+					fprintf(stderr, "%s: %s\n", where,
+						n->old_name_notice);
 				return 0;
 			}
 		}

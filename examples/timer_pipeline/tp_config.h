@@ -37,7 +37,7 @@ enum tp_tmo_class {
 
 /** Which timer adapter implementation drives the flow timers. */
 enum tp_adapter_kind {
-	TP_ADAPTER_SKIPLIST,	/**< lib_timer_adapter (timer_adapter_*). */
+	TP_ADAPTER_DIRECT,	/**< lib_timer_adapter (timer_adapter_*). */
 	TP_ADAPTER_RTE,		/**< DPDK's rte_event_timer_adapter. */
 };
 

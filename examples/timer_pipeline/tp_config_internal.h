@@ -38,6 +38,10 @@ enum tp_opt_type {
 struct tp_enum_name {
 	const char *name;
 	unsigned int value;
+	/* An old name still accepted: parsing it prints this one-line notice;
+	 * --help, error messages and --dump-config show only current names.
+	 */
+	const char *old_name_notice;
 };
 
 struct tp_option {

@@ -75,9 +75,12 @@ tp_option_format(const struct tp_config *cfg, const struct tp_option *o,
 	case TP_OT_ENUM:
 		v = tp_load_uint(base + o->offset, o->size);
 		snprintf(buf, len, "?");
+		/* The first name of a value is its current one. */
 		for (n = o->names; n->name != NULL; n++)
-			if (n->value == v)
+			if (n->value == v) {
 				snprintf(buf, len, "%s", n->name);
+				break;
+			}
 		break;
 	case TP_OT_BOOL:
 		snprintf(buf, len, "%s", *(const bool *)(base + o->offset) ?

@@ -35,7 +35,7 @@ PY=/usr/bin/python3
 # baseline collapses under the producer test and only costs time here).
 timeout 600 "$bin" -l 0-1 -s 0x2 --vdev=event_sw0 --no-pci --no-huge -m 1536 \
 	--file-prefix "tp_bench_$$" --log-level=lib.eal:warning \
-	-- --quick --reps 1 --adapters skiplist,rte,ring \
+	-- --quick --reps 1 --adapters direct,rte,ring \
 	--tests arm,expiry,backpressure,lateness \
 	--json "$out/r.json" > "$out/r.txt" 2>&1
 rc=$?
@@ -51,16 +51,16 @@ doc = json.load(open(sys.argv[1]))
 med = {(m["test"], m["adapter"], m["key"]): m["median"] for m in doc["medians"]}
 bad = []
 for test in ("arm", "memory", "expiry", "backpressure", "lateness"):
-    for adapter in ("skiplist", "rte", "ring"):
+    for adapter in ("direct", "rte", "ring"):
         if not any(k[0] == test and k[1] == adapter for k in med):
             bad.append("no %s figures for %s" % (test, adapter))
 for test in ("expiry", "backpressure"):
-    if med.get((test, "skiplist", "delivered_frac")) != 1:
-        bad.append("%s: skiplist delivered %r" % (test, med.get((test, "skiplist", "delivered_frac"))))
-    if med.get((test, "skiplist", "duplicates")) != 0:
-        bad.append("%s: skiplist duplicates" % test)
-if med.get(("backpressure", "skiplist", "undelivered")) != 0:
-    bad.append("backpressure: skiplist left events undelivered")
+    if med.get((test, "direct", "delivered_frac")) != 1:
+        bad.append("%s: direct delivered %r" % (test, med.get((test, "direct", "delivered_frac"))))
+    if med.get((test, "direct", "duplicates")) != 0:
+        bad.append("%s: direct duplicates" % test)
+if med.get(("backpressure", "direct", "undelivered")) != 0:
+    bad.append("backpressure: direct left events undelivered")
 for b in bad:
     print("    " + b)
 sys.exit(1 if bad else 0)

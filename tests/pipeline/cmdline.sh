@@ -175,4 +175,14 @@ else
 	tp_fail command_line_overrides_config "$out"
 fi
 
+# The adapter's old name still works, says once that it is the old name,
+# and selects the direct adapter.
+out=$("$TP_BIN" -- --timer-adapter skiplist --dump-config 2>&1)
+if [ "$(grep -c "old name of the 'direct' adapter" <<<"$out")" -eq 1 ] &&
+   grep -q 'timer-adapter *= direct' <<<"$out"; then
+	tp_pass old_adapter_name
+else
+	tp_fail old_adapter_name "$out"
+fi
+
 tp_result

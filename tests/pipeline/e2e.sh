@@ -49,17 +49,17 @@ run_case() {
 		"$WORK/$name.pcap"
 }
 
-run_case records_skiplist --timer-adapter skiplist
+run_case records_direct --timer-adapter direct
 run_case records_rte --timer-adapter rte
 
-if out=$($CHECK same "$WORK/records_skiplist.json" "$WORK/records_rte.json")
+if out=$($CHECK same "$WORK/records_direct.json" "$WORK/records_rte.json")
 then
 	tp_pass adapters_same_records
 else
 	tp_fail adapters_same_records "$out"
 fi
 
-run_case every_packet_skiplist --refresh every-packet
+run_case every_packet_direct --refresh every-packet
 run_case every_packet_rte --refresh every-packet --timer-adapter rte
 run_case parallel_queue --eventq-sched parallel
 run_case ordered_queue --eventq-sched ordered

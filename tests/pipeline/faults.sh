@@ -87,7 +87,7 @@ accounted() {
 # the rest of a burst is dropped as evdev_full and a flow its dropped
 # packet created ends as lack_of_resources too; every other packet is
 # forwarded and in a record.
-for ad in skiplist rte; do
+for ad in direct rte; do
 	name=timer_pool_exhausted_$ad
 	log=$WORK/$name.log
 	json=$WORK/$name.json
@@ -195,7 +195,7 @@ fi
 # and retries them (none lost: the exit check compares the adapter's
 # expiries with the workers'), and no mbuf leaks. Every packet that reached a worker is in a flow record; the rest
 # are drops by reason: rx == forwarded + dropped.
-for ad in skiplist rte; do
+for ad in direct rte; do
 	name=slow_worker_backpressure_$ad
 	log=$WORK/$name.log
 	json=$WORK/$name.json

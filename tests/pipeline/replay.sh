@@ -37,14 +37,14 @@ paced_case() {
 	fi
 }
 
-paced_case idle_gaps_skiplist "$IN" "$EXP" --timer-adapter skiplist
+paced_case idle_gaps_direct "$IN" "$EXP" --timer-adapter direct
 paced_case idle_gaps_rte "$IN" "$EXP" --timer-adapter rte
 
 # The gaps did split flows: more records than flows, and as many written
 # as the model predicts.
 read -r npaced nflows < <(python3 -c "import json
 d = json.load(open('$EXP')); print(len(d['paced']), d['flows'])")
-nwritten=$(wc -l <"$WORK/idle_gaps_skiplist.json")
+nwritten=$(wc -l <"$WORK/idle_gaps_direct.json")
 if [ "$npaced" -gt "$nflows" ] && [ "$nwritten" -eq "$npaced" ]; then
 	tp_pass flows_split_at_gaps
 else
