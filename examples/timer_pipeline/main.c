@@ -235,8 +235,8 @@ main(int argc, char **argv)
 	/* Setup, in order; each failure unwinds what was done. 8< */
 	if (tp_flow_table_create(ctx) < 0)
 		goto out_ctx;
-	if (tp_records_init(ctx) < 0)
-		goto out_flows;
+	if (tp_records_init(ctx) < 0 || tp_trace_init(ctx) < 0)
+		goto out_records;
 	if (tp_ports_setup(ctx) < 0)
 		goto out_ports;
 	if (tp_lcore_queues_setup(ctx) < 0)
@@ -260,8 +260,9 @@ out_queues:
 	tp_lcore_queues_free(ctx);
 out_ports:
 	tp_ports_stop(ctx);
+out_records:
+	tp_trace_free(ctx);
 	tp_records_free(ctx);
-out_flows:
 	tp_flow_table_free(ctx);
 out_ctx:
 	rte_free(ctx);

@@ -26,6 +26,8 @@
 #include "tp_config.h"
 #include "tp_adapter.h"
 #include "tp_flow.h"
+#include "tp_record.h"
+#include "tp_trace.h"
 
 extern int tp_logtype;
 
@@ -175,7 +177,8 @@ struct tp_ctx {
 	uint64_t hz;			/**< rte_get_timer_hz(). */
 	/* Flows and records. */
 	struct tp_flow_table ft;	/**< Flow table. */
-	struct tp_records rec;		/**< Record and trace rings, log. */
+	struct tp_records rec;		/**< Record ring and sinks. */
+	struct tp_trace trace;		/**< Timer trace ring. */
 	/* Lcores. */
 	unsigned int main_lcore;	/**< Runs the control role. */
 	unsigned int nb_rx_lcores;	/**< RX lcores. */

@@ -117,59 +117,6 @@ struct tp_pkt_meta {
 	uint64_t ts;		/**< Packet time (record clock units). */
 };
 
-/** One flow record, as queued from the lcores to the writer (main). */
-struct tp_flow_record {
-	uint8_t src_addr[16];	/**< Initiator address. */
-	uint8_t dst_addr[16];	/**< Responder address. */
-	uint64_t first_ns;	/**< First packet, ns since the epoch. */
-	uint64_t last_ns;	/**< Last packet, ns since the epoch. */
-	uint64_t pkts[2];	/**< Packets: forward, reverse. */
-	uint64_t bytes[2];	/**< Bytes: forward, reverse. */
-	uint64_t serial;	/**< Flow serial. */
-	uint16_t src_port;	/**< Initiator port (host order). */
-	uint16_t dst_port;	/**< Responder port (host order). */
-	uint16_t vlan[2];	/**< Outer, inner VLAN id. */
-	uint8_t ipver;		/**< 4 or 6. */
-	uint8_t proto;		/**< IP protocol. */
-	uint8_t tcp_flags[2];	/**< TCP flags: forward, reverse. */
-	uint8_t end_reason;	/**< enum tp_end_reason. */
-	uint8_t pad[3];
-};
-
-/** Timer trace event kinds (--trace-timers). */
-enum tp_trace_kind {
-	TP_TRACE_ARM,		/**< Flow created, timer armed. */
-	TP_TRACE_REFRESH,	/**< Cancel + re-arm (every-packet, FIN). */
-	TP_TRACE_EXPIRE,	/**< Expiry event processed. */
-	TP_TRACE_REARM,		/**< Re-armed for the time left. */
-	TP_TRACE_CANCEL,	/**< Cancelled (flow ended early). */
-	TP_TRACE_END,		/**< Flow ends (reason). */
-	TP_TRACE_RECORD,	/**< Flow record written. */
-};
-
-/** One trace event. */
-struct tp_trace_ev {
-	uint64_t tsc;		/**< When. */
-	uint64_t serial;	/**< Flow serial. */
-	uint64_t arg;		/**< Ticks, or lateness in ns for expire. */
-	uint32_t lcore;		/**< Which lcore. */
-	uint8_t kind;		/**< enum tp_trace_kind. */
-	uint8_t reason;		/**< End reason for END/RECORD. */
-	uint16_t pad;
-	struct tp_flow_key key;	/**< For ARM. */
-	uint8_t init_lo;	/**< Initiator side of key. */
-	uint8_t pad2[3];
-};
-
-/** Record writer state (main lcore). */
-struct tp_records {
-	struct rte_ring *ring;	/**< tp_flow_record, MP/SC. */
-	struct rte_ring *trace;	/**< tp_trace_ev, MP/SC. */
-	FILE *log;		/**< --flow-log, or NULL. */
-	uint64_t written;	/**< Records written (main). */
-	uint64_t ring_full;	/**< Pushes that had to wait (atomic). */
-};
-
 static inline bool
 tp_ref_is_live(uint32_t r)
 {
@@ -216,16 +163,5 @@ uint32_t tp_flow_force_end(struct tp_ctx *ctx, struct tp_lcore *lc,
 			   uint32_t max);
 void tp_flow_reclaim(struct tp_ctx *ctx);
 uint64_t tp_flow_count_timers(const struct tp_ctx *ctx);
-
-/* tp_record.c */
-int tp_records_init(struct tp_ctx *ctx);
-void tp_records_free(struct tp_ctx *ctx);
-void tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
-		    const struct tp_flow *f, enum tp_end_reason reason);
-unsigned int tp_records_drain(struct tp_ctx *ctx);
-void tp_trace_push(struct tp_ctx *ctx, const struct tp_flow *f,
-		   enum tp_trace_kind kind, uint64_t arg, uint8_t reason);
-unsigned int tp_trace_drain(struct tp_ctx *ctx);
-const char *tp_end_reason_name(unsigned int reason);
 
 #endif /* _TP_FLOW_H_ */

@@ -3,9 +3,9 @@
  */
 
 /*
- * Flow records and timer traces. Whoever drops a flow's last reference
- * builds its record and queues it on a ring; the main lcore writes the ring
- * to --flow-log (CSV or JSON lines), so no fast-path lcore does file I/O.
+ * Flow records (see tp_record.h): built by whoever drops a flow's last
+ * reference, queued on a ring, drained by the main lcore into the sinks
+ * (--flow-log, CSV or JSON lines).
  */
 
 #include <arpa/inet.h>
@@ -25,9 +25,9 @@
 #include <rte_ring_elem.h>
 
 #include "tp_common.h"
+#include "tp_record.h"
 
 #define TP_RECORD_RING_SIZE 65536
-#define TP_TRACE_RING_SIZE 16384
 #define TP_DRAIN_BURST 64
 
 static const char *const tp_reason_names[TP_END_MAX] = {
@@ -93,16 +93,10 @@ tp_records_init(struct tp_ctx *ctx)
 					 sizeof(struct tp_flow_record),
 					 TP_RECORD_RING_SIZE, rte_socket_id(),
 					 RING_F_SC_DEQ);
-	if (rec->ring == NULL)
-		goto fail;
-	if (cfg->trace_timers > 0) {
-		rec->trace = rte_ring_create_elem("tp_trace",
-						  sizeof(struct tp_trace_ev),
-						  TP_TRACE_RING_SIZE,
-						  rte_socket_id(),
-						  RING_F_SC_DEQ);
-		if (rec->trace == NULL)
-			goto fail;
+	if (rec->ring == NULL) {
+		TP_LOG(ERR, "cannot create the record ring: %s",
+		       rte_strerror(rte_errno));
+		return -ENOMEM;
 	}
 	if (cfg->flow_log[0] == '\0')
 		return 0;
@@ -122,11 +116,6 @@ tp_records_init(struct tp_ctx *ctx)
 			"bytes_fwd,packets_rev,bytes_rev,tcp_flags_fwd,"
 			"tcp_flags_rev,end_reason,end_reason_code\n");
 	return 0;
-fail:
-	TP_LOG(ERR, "cannot create the record rings: %s",
-	       rte_strerror(rte_errno));
-	tp_records_free(ctx);
-	return -ENOMEM;
 }
 
 void
@@ -136,16 +125,18 @@ tp_records_free(struct tp_ctx *ctx)
 
 	if (rec->ring != NULL)
 		tp_records_drain(ctx);
-	if (rec->trace != NULL)
-		tp_trace_drain(ctx);
 	if (rec->log != NULL) {
 		fclose(rec->log);
 		rec->log = NULL;
 	}
 	rte_ring_free(rec->ring);
 	rec->ring = NULL;
-	rte_ring_free(rec->trace);
-	rec->trace = NULL;
+}
+
+bool
+tp_records_wanted(const struct tp_ctx *ctx)
+{
+	return ctx->rec.log != NULL;
 }
 
 /* Build the record of a flow whose last reference is gone. 8< */
@@ -158,7 +149,7 @@ tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 	const unsigned int alen = f->key.ipver == 4 ? 4 : 16;
 
 	RTE_SET_USED(lc);
-	if (ctx->rec.log == NULL)
+	if (!tp_records_wanted(ctx))
 		return;
 	memset(&r, 0, sizeof(r));
 	memcpy(r.src_addr, f->key.addr[a], alen);
@@ -220,7 +211,14 @@ tp_record_write(FILE *out, enum tp_log_format fmt,
 		tp_end_reason_name(r->end_reason), r->end_reason);
 }
 
-/* Main lcore: write queued records. */
+void
+tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r)
+{
+	if (ctx->rec.log != NULL)
+		tp_record_write(ctx->rec.log, ctx->cfg->log_format, r);
+}
+
+/* Main lcore: hand queued records to the sinks. */
 unsigned int
 tp_records_drain(struct tp_ctx *ctx)
 {
@@ -232,117 +230,11 @@ tp_records_drain(struct tp_ctx *ctx)
 		n = rte_ring_sc_dequeue_burst_elem(rec->ring, r, sizeof(r[0]),
 						   TP_DRAIN_BURST, NULL);
 		for (i = 0; i < n; i++)
-			tp_record_write(rec->log, ctx->cfg->log_format, &r[i]);
+			tp_record_emit(ctx, &r[i]);
 		total += n;
 	} while (n == TP_DRAIN_BURST);
 	rec->written += total;
-	if (total > 0)
+	if (total > 0 && rec->log != NULL)
 		fflush(rec->log);
-	return total;
-}
-
-void
-tp_trace_push(struct tp_ctx *ctx, const struct tp_flow *f,
-	      enum tp_trace_kind kind, uint64_t arg, uint8_t reason)
-{
-	struct tp_trace_ev ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.tsc = rte_get_timer_cycles();
-	ev.serial = f->serial;
-	ev.arg = arg;
-	ev.lcore = rte_lcore_id();
-	ev.kind = kind;
-	ev.reason = reason;
-	if (kind == TP_TRACE_ARM) {
-		ev.key = f->key;
-		ev.init_lo = f->init_lo;
-	}
-	/* Traces are for learning: if the ring is full, drop silently. */
-	rte_ring_mp_enqueue_elem(ctx->rec.trace, &ev, sizeof(ev));
-}
-
-static const char *
-tp_proto_name(uint8_t proto)
-{
-	switch (proto) {
-	case IPPROTO_TCP:
-		return "tcp";
-	case IPPROTO_UDP:
-		return "udp";
-	case IPPROTO_ICMP:
-		return "icmp";
-	case IPPROTO_ICMPV6:
-		return "icmp6";
-	default:
-		return "ip";
-	}
-}
-
-static void
-tp_trace_print(const struct tp_ctx *ctx, const struct tp_trace_ev *ev)
-{
-	static const char *const kinds[] = {
-		[TP_TRACE_ARM] = "arm", [TP_TRACE_REFRESH] = "refresh",
-		[TP_TRACE_EXPIRE] = "expire", [TP_TRACE_REARM] = "re-arm",
-		[TP_TRACE_CANCEL] = "cancel", [TP_TRACE_END] = "end",
-		[TP_TRACE_RECORD] = "record",
-	};
-	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
-	uint64_t t = tp_cycles_to_ns(ev->tsc > ctx->start_tsc ?
-				     ev->tsc - ctx->start_tsc : 0, ctx->hz);
-	uint64_t tick_ns = ctx->cfg->tick_ns;
-	unsigned int a = ev->init_lo ? 0 : 1;
-	int af = ev->key.ipver == 4 ? AF_INET : AF_INET6;
-
-	printf("trace %4" PRIu64 ".%06" PRIu64 "s lcore %u flow %-4" PRIu64
-	       " %-7s", t / 1000000000, (t % 1000000000) / 1000, ev->lcore,
-	       ev->serial, kinds[ev->kind]);
-	switch (ev->kind) {
-	case TP_TRACE_ARM:
-		inet_ntop(af, ev->key.addr[a], src, sizeof(src));
-		inet_ntop(af, ev->key.addr[a ^ 1], dst, sizeof(dst));
-		printf(" %" PRIu64 " ticks (%" PRIu64 " ms)  %s %s:%u -> %s:%u",
-		       ev->arg, ev->arg * tick_ns / 1000000,
-		       tp_proto_name(ev->key.proto), src,
-		       rte_be_to_cpu_16(ev->key.port[a]), dst,
-		       rte_be_to_cpu_16(ev->key.port[a ^ 1]));
-		break;
-	case TP_TRACE_REFRESH:
-	case TP_TRACE_REARM:
-		printf(" %" PRIu64 " ticks (%" PRIu64 " ms)", ev->arg,
-		       ev->arg * tick_ns / 1000000);
-		break;
-	case TP_TRACE_EXPIRE:
-		printf(" %" PRIu64 " us after its deadline", ev->arg / 1000);
-		break;
-	case TP_TRACE_CANCEL:
-	case TP_TRACE_END:
-	case TP_TRACE_RECORD:
-		printf(" %s", tp_end_reason_name(ev->reason));
-		break;
-	}
-	printf("\n");
-}
-
-/* Main lcore: print queued trace events. */
-unsigned int
-tp_trace_drain(struct tp_ctx *ctx)
-{
-	struct tp_trace_ev ev[TP_DRAIN_BURST];
-	unsigned int n, i, total = 0;
-
-	if (ctx->rec.trace == NULL)
-		return 0;
-	do {
-		n = rte_ring_sc_dequeue_burst_elem(ctx->rec.trace, ev,
-						   sizeof(ev[0]),
-						   TP_DRAIN_BURST, NULL);
-		for (i = 0; i < n; i++)
-			tp_trace_print(ctx, &ev[i]);
-		total += n;
-	} while (n == TP_DRAIN_BURST);
-	if (total > 0)
-		fflush(stdout);
 	return total;
 }

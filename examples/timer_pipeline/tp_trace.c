@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Timer traces (see tp_trace.h): lcores queue events, the main lcore
+ * prints them as one line each.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_ring.h>
+#include <rte_ring_elem.h>
+
+#include "tp_common.h"
+#include "tp_record.h"
+#include "tp_trace.h"
+
+#define TP_TRACE_RING_SIZE 16384
+#define TP_TRACE_BURST 64
+
+int
+tp_trace_init(struct tp_ctx *ctx)
+{
+	if (ctx->cfg->trace_timers == 0)
+		return 0;
+	ctx->trace.ring = rte_ring_create_elem("tp_trace",
+					       sizeof(struct tp_trace_ev),
+					       TP_TRACE_RING_SIZE,
+					       rte_socket_id(), RING_F_SC_DEQ);
+	if (ctx->trace.ring == NULL) {
+		TP_LOG(ERR, "cannot create the trace ring: %s",
+		       rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void
+tp_trace_free(struct tp_ctx *ctx)
+{
+	if (ctx->trace.ring == NULL)
+		return;
+	tp_trace_drain(ctx);
+	rte_ring_free(ctx->trace.ring);
+	ctx->trace.ring = NULL;
+}
+
+void
+tp_trace_push(struct tp_ctx *ctx, const struct tp_flow *f,
+	      enum tp_trace_kind kind, uint64_t arg, uint8_t reason)
+{
+	struct tp_trace_ev ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.tsc = rte_get_timer_cycles();
+	ev.serial = f->serial;
+	ev.arg = arg;
+	ev.lcore = rte_lcore_id();
+	ev.kind = kind;
+	ev.reason = reason;
+	if (kind == TP_TRACE_ARM) {
+		ev.key = f->key;
+		ev.init_lo = f->init_lo;
+	}
+	/* Traces are for learning: if the ring is full, drop silently. */
+	rte_ring_mp_enqueue_elem(ctx->trace.ring, &ev, sizeof(ev));
+}
+
+static const char *
+tp_proto_name(uint8_t proto)
+{
+	switch (proto) {
+	case IPPROTO_TCP:
+		return "tcp";
+	case IPPROTO_UDP:
+		return "udp";
+	case IPPROTO_ICMP:
+		return "icmp";
+	case IPPROTO_ICMPV6:
+		return "icmp6";
+	default:
+		return "ip";
+	}
+}
+
+static void
+tp_trace_print(const struct tp_ctx *ctx, const struct tp_trace_ev *ev)
+{
+	static const char *const kinds[] = {
+		[TP_TRACE_ARM] = "arm", [TP_TRACE_REFRESH] = "refresh",
+		[TP_TRACE_EXPIRE] = "expire", [TP_TRACE_REARM] = "re-arm",
+		[TP_TRACE_CANCEL] = "cancel", [TP_TRACE_END] = "end",
+		[TP_TRACE_RECORD] = "record",
+	};
+	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+	uint64_t t = tp_cycles_to_ns(ev->tsc > ctx->start_tsc ?
+				     ev->tsc - ctx->start_tsc : 0, ctx->hz);
+	uint64_t tick_ns = ctx->cfg->tick_ns;
+	unsigned int a = ev->init_lo ? 0 : 1;
+	int af = ev->key.ipver == 4 ? AF_INET : AF_INET6;
+
+	printf("trace %4" PRIu64 ".%06" PRIu64 "s lcore %u flow %-4" PRIu64
+	       " %-7s", t / 1000000000, (t % 1000000000) / 1000, ev->lcore,
+	       ev->serial, kinds[ev->kind]);
+	switch (ev->kind) {
+	case TP_TRACE_ARM:
+		inet_ntop(af, ev->key.addr[a], src, sizeof(src));
+		inet_ntop(af, ev->key.addr[a ^ 1], dst, sizeof(dst));
+		printf(" %" PRIu64 " ticks (%" PRIu64 " ms)  %s %s:%u -> %s:%u",
+		       ev->arg, ev->arg * tick_ns / 1000000,
+		       tp_proto_name(ev->key.proto), src,
+		       rte_be_to_cpu_16(ev->key.port[a]), dst,
+		       rte_be_to_cpu_16(ev->key.port[a ^ 1]));
+		break;
+	case TP_TRACE_REFRESH:
+	case TP_TRACE_REARM:
+		printf(" %" PRIu64 " ticks (%" PRIu64 " ms)", ev->arg,
+		       ev->arg * tick_ns / 1000000);
+		break;
+	case TP_TRACE_EXPIRE:
+		printf(" %" PRIu64 " us after its deadline", ev->arg / 1000);
+		break;
+	case TP_TRACE_CANCEL:
+	case TP_TRACE_END:
+	case TP_TRACE_RECORD:
+		printf(" %s", tp_end_reason_name(ev->reason));
+		break;
+	}
+	printf("\n");
+}
+
+/* Main lcore: print queued trace events. */
+unsigned int
+tp_trace_drain(struct tp_ctx *ctx)
+{
+	struct tp_trace_ev ev[TP_TRACE_BURST];
+	unsigned int n, i, total = 0;
+
+	if (ctx->trace.ring == NULL)
+		return 0;
+	do {
+		n = rte_ring_sc_dequeue_burst_elem(ctx->trace.ring, ev,
+						   sizeof(ev[0]),
+						   TP_TRACE_BURST, NULL);
+		for (i = 0; i < n; i++)
+			tp_trace_print(ctx, &ev[i]);
+		total += n;
+	} while (n == TP_TRACE_BURST);
+	if (total > 0)
+		fflush(stdout);
+	return total;
+}
