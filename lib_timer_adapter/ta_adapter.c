@@ -501,7 +501,7 @@ timer_adapter_accounting_get(const struct timer_adapter *adapter,
 						   __ATOMIC_RELAXED);
 		acct->nodes += __atomic_load_n(&l->pool.nb_nodes,
 					       __ATOMIC_RELAXED);
-		acct->index_nodes += __atomic_load_n(&l->pool.nb_rnodes,
+		acct->index_nodes += __atomic_load_n(&l->pool.nb_radix_nodes,
 						     __ATOMIC_RELAXED);
 		acct->mem_bytes += __atomic_load_n(&l->pool.mem_bytes,
 						   __ATOMIC_RELAXED);

@@ -105,7 +105,7 @@ ta_arm_one(struct timer_adapter *adapter, struct ta_list *list,
 	node->key = ta_tick_ceil(adapter, deadline);
 	node->evtim = (uintptr_t)evtim;
 	if (!ta_far_park(list, node, now_tick) &&
-	    unlikely(ta_rx_link(list, node) < 0)) {
+	    unlikely(ta_list_radix_link(list, node) < 0)) {
 		ta_list_node_free(list, node);
 		return ENOSPC;
 	}
@@ -242,11 +242,11 @@ ta_cancel_one(struct timer_adapter *adapter, struct ta_list *list,
 	 * A key the service has cut is in its FIFO: the node stays there and
 	 * the service frees it. Otherwise unlink it now.
 	 */
-	if (node->key > list->cut_tick) {
+	if (node->key > list->collected_tick) {
 		/* A stale lower bound for the service: left as it is. */
-		if (node->far)
+		if (node->parked)
 			ta_far_unpark(list, node);
-		else if (ta_rx_remove(&list->rx, node->key, &node->link) == 1 &&
+		else if (ta_radix_remove(&list->radix, node->key, &node->link) == 1 &&
 			 node->key == list->min_key)
 			ta_list_update_min(list);
 		ta_list_node_free(list, node);

@@ -70,45 +70,45 @@ ta_chunk_alloc(struct ta_list *list, size_t size, unsigned int nb)
 }
 
 /* Radix node allocator of a list's index (arg is the list). */
-struct ta_rx_node *
-ta_rx_node_alloc(void *arg, uint8_t level)
+struct ta_radix_node *
+ta_radix_node_alloc(void *arg, uint8_t level)
 {
 	struct ta_list *list = arg;
 	struct ta_pool *pool = &list->pool;
 	const unsigned int kind = level == 0 ? 0 : 1;
-	const unsigned int per_chunk = kind == 0 ? TA_LEAVES_PER_CHUNK :
-		TA_RNODES_PER_CHUNK;
-	const size_t size = TA_RX_NODE_SIZE(level);
-	struct ta_rx_node *n = pool->free_rnodes[kind];
+	const unsigned int per_chunk = kind == 0 ? TA_RADIX_LEAVES_PER_CHUNK :
+		TA_RADIX_INNER_PER_CHUNK;
+	const size_t size = TA_RADIX_NODE_SIZE(level);
+	struct ta_radix_node *n = pool->free_radix_nodes[kind];
 	uint8_t *mem;
 	unsigned int i;
 
 	if (likely(n != NULL)) {
-		pool->free_rnodes[kind] = n->slot[0];
+		pool->free_radix_nodes[kind] = n->slot[0];
 		return n;
 	}
 	mem = ta_chunk_alloc(list, size, per_chunk);
 	if (mem == NULL)
 		return NULL;
 	for (i = 1; i < per_chunk; i++) {
-		n = (struct ta_rx_node *)(mem + i * size);
+		n = (struct ta_radix_node *)(mem + i * size);
 		n->level = level;
 		n->slot[0] = i + 1 < per_chunk ? mem + (i + 1) * size : NULL;
 	}
-	pool->free_rnodes[kind] = (struct ta_rx_node *)(mem + size);
-	__atomic_store_n(&pool->nb_rnodes, pool->nb_rnodes + per_chunk,
+	pool->free_radix_nodes[kind] = (struct ta_radix_node *)(mem + size);
+	__atomic_store_n(&pool->nb_radix_nodes, pool->nb_radix_nodes + per_chunk,
 			 __ATOMIC_RELAXED);
-	return (struct ta_rx_node *)mem;
+	return (struct ta_radix_node *)mem;
 }
 
 void
-ta_rx_node_free(void *arg, struct ta_rx_node *n)
+ta_radix_node_free(void *arg, struct ta_radix_node *n)
 {
 	struct ta_list *list = arg;
 	const unsigned int kind = n->level == 0 ? 0 : 1;
 
-	n->slot[0] = list->pool.free_rnodes[kind];
-	list->pool.free_rnodes[kind] = n;
+	n->slot[0] = list->pool.free_radix_nodes[kind];
+	list->pool.free_radix_nodes[kind] = n;
 }
 
 void
@@ -119,7 +119,7 @@ ta_list_init(struct ta_list *list, uint16_t index, uint8_t far_shift)
 	list->index = index;
 	list->far_shift = far_shift;
 	list->min_key = UINT64_MAX;
-	ta_rx_init(&list->rx, list);
+	ta_radix_init(&list->radix, list);
 }
 
 void
@@ -167,17 +167,17 @@ ta_far_hint(const struct ta_list *list)
 
 	if (list->far == NULL || list->far->nb == 0)
 		return UINT64_MAX;
-	/* Entering span mig_span, the service moves bucket mig_span + 1. */
-	f = list->mig_span << list->far_shift;
+	/* Entering span far_moved_span, the service moves bucket far_moved_span + 1. */
+	f = list->far_moved_span << list->far_shift;
 	/* A move the budget cut short goes on at the next tick. */
-	return f > list->cut_tick ? f : list->cut_tick + 1;
+	return f > list->collected_tick ? f : list->collected_tick + 1;
 }
 
 void
 ta_list_update_min(struct ta_list *list)
 {
 	__atomic_store_n(&list->min_key,
-			 RTE_MIN(ta_rx_next(&list->rx, 0), ta_far_hint(list)),
+			 RTE_MIN(ta_radix_next(&list->radix, 0), ta_far_hint(list)),
 			 __ATOMIC_RELEASE);
 }
 
@@ -191,13 +191,13 @@ ta_far_move(struct ta_list *list, uint64_t tick)
 
 	if (far == NULL)
 		return 0;
-	while (list->mig_span < due + 1) {
-		const uint64_t s = list->mig_span + 1;
+	while (list->far_moved_span < due + 1) {
+		const uint64_t s = list->far_moved_span + 1;
 		const unsigned int b = s & TA_FAR_MASK;
 		struct ta_link **head = &far->bucket[b];
 
 		if (far->nb == 0) {
-			list->mig_span = due + 1;
+			list->far_moved_span = due + 1;
 			break;
 		}
 		if (s > due) {
@@ -215,18 +215,18 @@ ta_far_move(struct ta_list *list, uint64_t tick)
 				return 0;
 			rte_prefetch0(l->next);
 			ta_fifo_unlink(head, l);
-			if (unlikely(ta_rx_insert(&list->rx, node->key, l) < 0)) {
+			if (unlikely(ta_radix_insert(&list->radix, node->key, l) < 0)) {
 				/* Retried at the next tick; late, not lost. */
 				ta_fifo_append(head, l);
 				return -ENOMEM;
 			}
-			node->far = 0;
+			node->parked = 0;
 			far->count[b]--;
 			__atomic_store_n(&far->nb, far->nb - 1, __ATOMIC_RELAXED);
 			if (budget > 0)
 				budget--;
 		}
-		list->mig_span = s;
+		list->far_moved_span = s;
 	}
 	return 0;
 }
@@ -239,7 +239,7 @@ ta_list_use(struct timer_adapter *adapter, struct ta_list *list)
 
 	rte_spinlock_lock(&adapter->used_lock);
 	if (list->used == 0) {
-		/* Without a far ring the list still works, all in rx. */
+		/* Without a far ring the list still works, all in the radix index. */
 		struct ta_far *far = rte_zmalloc_socket("ta_far", sizeof(*far),
 				RTE_CACHE_LINE_SIZE, adapter->conf.socket_id);
 

@@ -47,8 +47,8 @@ extern int ta_svc_logtype;
 
 /* Timer nodes and radix nodes are carved from heap chunks. */
 #define TA_NODES_PER_CHUNK 512
-#define TA_LEAVES_PER_CHUNK 128
-#define TA_RNODES_PER_CHUNK 16
+#define TA_RADIX_LEAVES_PER_CHUNK 128
+#define TA_RADIX_INNER_PER_CHUNK 16
 
 /*
  * nb_timers is enforced with credits: a list takes them from the adapter
@@ -161,7 +161,7 @@ struct ta_node {
 	uintptr_t evtim;	/* Arbitration word, see above. */
 	uint64_t key;		/* Expiry tick. */
 	uint32_t owner;		/* Index of its list. */
-	uint32_t far;		/* 1: parked in a far bucket, 0: in rx. */
+	uint32_t parked;	/* 1: parked in a far bucket, 0: in the radix index. */
 };
 
 /* Far buckets of one list (heap, allocated when the list is first used). */
@@ -181,10 +181,10 @@ struct ta_chunk {
 struct ta_pool {
 	struct ta_link *free_nodes;		/* Singly linked. */
 	/* Free radix leaves [0] and interior nodes [1], linked via slot[0]. */
-	struct ta_rx_node *free_rnodes[2];
+	struct ta_radix_node *free_radix_nodes[2];
 	struct ta_chunk *chunks;
 	uint64_t nb_nodes;	/* Timer nodes carved from chunks. */
-	uint64_t nb_rnodes;	/* Radix nodes carved from chunks. */
+	uint64_t nb_radix_nodes;	/* Radix nodes carved from chunks. */
 	uint64_t mem_bytes;	/* Bytes of all chunks. */
 };
 
@@ -203,30 +203,33 @@ struct ta_list {
 	 */
 	uint8_t dead;
 	/*
-	 * Every key <= cut_tick has been moved to the service's FIFO, every
-	 * key still in rx is greater (new keys are always in the future).
+	 * Last tick the service collected: every key <= collected_tick has
+	 * been moved to the service's FIFO, every key still in the radix
+	 * index is greater (new keys are always in the future).
 	 */
-	uint64_t cut_tick;
+	uint64_t collected_tick;
 	int64_t credits;	/* Share of nb_timers held by this list. */
-	struct ta_radix rx;
+	struct ta_radix radix;
 	/*
 	 * Far ring (NULL if it could not be allocated: every timer then goes
-	 * to rx). Spans <= mig_span have empty buckets; a timer is parked
-	 * only in a span in (mig_span, mig_span + TA_FAR_NB).
+	 * to the radix index). far_moved_span is the last span whose bucket
+	 * the service has moved into the radix index: spans <= far_moved_span
+	 * have empty buckets; a timer is parked only in a span in
+	 * (far_moved_span, far_moved_span + TA_FAR_NB).
 	 */
 	struct ta_far *far;
-	uint64_t mig_span;
+	uint64_t far_moved_span;
 	uint8_t far_shift;
 	struct ta_pool pool;
 	uint64_t armed;		/* Accounting, written under the lock. */
 	uint64_t cancelled;
 	/*
 	 * First tick at which the service must visit the list: the smallest
-	 * key in rx or the start of the span before the next far bucket to
-	 * move, UINT64_MAX when there is nothing. It may be early, never late.
-	 * The service reads it without the lock, every tick, to skip lists
-	 * with nothing to do; on a line of its own so that reading it does
-	 * not steal the lock's line.
+	 * key in the radix index or the start of the span before the next
+	 * far bucket to move, UINT64_MAX when there is nothing. It may be
+	 * early, never late. The service reads it without the lock, every
+	 * tick, to skip lists with nothing to do; on a line of its own so
+	 * that reading it does not steal the lock's line.
 	 */
 	uint64_t min_key __rte_cache_aligned;
 } __rte_cache_aligned;
@@ -347,13 +350,13 @@ ta_list_lock(struct timer_adapter *adapter, struct ta_list *list)
  * service's hint if needed; the lock is held. 0, or -1 without memory.
  */
 static inline int
-ta_rx_link(struct ta_list *list, struct ta_node *node)
+ta_list_radix_link(struct ta_list *list, struct ta_node *node)
 {
-	int ret = ta_rx_insert(&list->rx, node->key, &node->link);
+	int ret = ta_radix_insert(&list->radix, node->key, &node->link);
 
 	if (unlikely(ret < 0))
 		return -1;
-	node->far = 0;
+	node->parked = 0;
 	if (ret == 1 && node->key < list->min_key)
 		__atomic_store_n(&list->min_key, node->key, __ATOMIC_RELEASE);
 	return 0;
@@ -404,7 +407,7 @@ ta_credits_put(struct timer_adapter *adapter, struct ta_list *list,
  * Park a timer whose key (set) is due beyond the next span in its far
  * bucket; the list's lock is held. now_tick is the current tick, or 0 if
  * the caller does not know it. Returns 1 if parked, 0 if the timer belongs
- * in rx (near, beyond the ring, or no ring).
+ * in the radix index (near, beyond the ring, or no ring).
  */
 static inline int
 ta_far_park(struct ta_list *list, struct ta_node *node, uint64_t now_tick)
@@ -417,18 +420,18 @@ ta_far_park(struct ta_list *list, struct ta_node *node, uint64_t now_tick)
 		return 0;
 	/*
 	 * With nothing parked the service may not have visited for long:
-	 * bring mig_span to the present (any value is valid for empty
+	 * bring far_moved_span to the present (any value is valid for empty
 	 * buckets) so that near timers are not parked.
 	 */
 	if (unlikely(far->nb == 0) && now_tick != 0 &&
-	    (now_tick >> list->far_shift) + 1 > list->mig_span)
-		list->mig_span = (now_tick >> list->far_shift) + 1;
-	if (span <= list->mig_span || span - list->mig_span >= TA_FAR_NB)
+	    (now_tick >> list->far_shift) + 1 > list->far_moved_span)
+		list->far_moved_span = (now_tick >> list->far_shift) + 1;
+	if (span <= list->far_moved_span || span - list->far_moved_span >= TA_FAR_NB)
 		return 0;
 	ta_fifo_append(&far->bucket[span & TA_FAR_MASK], &node->link);
 	far->count[span & TA_FAR_MASK]++;
 	__atomic_store_n(&far->nb, far->nb + 1, __ATOMIC_RELAXED);
-	node->far = 1;
+	node->parked = 1;
 	/* The service moves the bucket during the span before. */
 	visit = (span - 1) << list->far_shift;
 	if (visit < list->min_key)
@@ -446,7 +449,7 @@ ta_far_unpark(struct ta_list *list, struct ta_node *node)
 	ta_fifo_unlink(&far->bucket[b], &node->link);
 	far->count[b]--;
 	__atomic_store_n(&far->nb, far->nb - 1, __ATOMIC_RELAXED);
-	node->far = 0;
+	node->parked = 0;
 }
 
 #endif /* _TA_PRIVATE_H_ */

@@ -24,7 +24,7 @@
  * whatever the number of timers.
  *
  * The engine locks nothing (the caller serialises access) and allocates
- * through ta_rx_node_alloc()/ta_rx_node_free(), which its user defines:
+ * through ta_radix_node_alloc()/ta_radix_node_free(), which its user defines:
  * link-time functions rather than pointers, because the index lives in
  * shared memory and function addresses differ between processes.
  */
@@ -37,12 +37,12 @@
  * small leaves keep the memory per timer low: 80 bytes per leaf instead of
  * 528, for one more level on the path (upper levels stay cached).
  */
-#define TA_RX_BITS 6
-#define TA_RX_FANOUT (1u << TA_RX_BITS)
-#define TA_RX_LEAF_BITS 3
-#define TA_RX_LEAF_FANOUT (1u << TA_RX_LEAF_BITS)
+#define TA_RADIX_BITS 6
+#define TA_RADIX_FANOUT (1u << TA_RADIX_BITS)
+#define TA_RADIX_LEAF_BITS 3
+#define TA_RADIX_LEAF_FANOUT (1u << TA_RADIX_LEAF_BITS)
 /* 3 + 11 * 6 bits: 12 levels cover every 64-bit key. */
-#define TA_RX_MAX_LEVELS 12
+#define TA_RADIX_MAX_LEVELS 12
 
 /** Link of a timer in its tick's FIFO (or in a free list). */
 struct ta_link {
@@ -51,31 +51,31 @@ struct ta_link {
 };
 
 /**
- * A radix node. Leaves (level 0) have TA_RX_LEAF_FANOUT slots, each the
- * head of a tick's FIFO; interior nodes have TA_RX_FANOUT children.
+ * A radix node. Leaves (level 0) have TA_RADIX_LEAF_FANOUT slots, each the
+ * head of a tick's FIFO; interior nodes have TA_RADIX_FANOUT children.
  */
-struct ta_rx_node {
+struct ta_radix_node {
 	uint64_t bitmap;	/**< Bit i: slot[i] is non-empty. */
 	uint8_t level;		/**< 0 for leaves. */
 	uint8_t reserved[7];
-	void *slot[];		/**< TA_RX_LEAF_FANOUT or TA_RX_FANOUT. */
+	void *slot[];		/**< TA_RADIX_LEAF_FANOUT or TA_RADIX_FANOUT. */
 };
 
 /** Bytes of a node of the given level. */
-#define TA_RX_NODE_SIZE(level) (sizeof(struct ta_rx_node) + sizeof(void *) * \
-	((level) == 0 ? TA_RX_LEAF_FANOUT : TA_RX_FANOUT))
+#define TA_RADIX_NODE_SIZE(level) (sizeof(struct ta_radix_node) + sizeof(void *) * \
+	((level) == 0 ? TA_RADIX_LEAF_FANOUT : TA_RADIX_FANOUT))
 
 /**
- * Allocate a node of TA_RX_NODE_SIZE(level) bytes (contents undefined) for
+ * Allocate a node of TA_RADIX_NODE_SIZE(level) bytes (contents undefined) for
  * the index owned by arg.
  */
-struct ta_rx_node *ta_rx_node_alloc(void *arg, uint8_t level);
+struct ta_radix_node *ta_radix_node_alloc(void *arg, uint8_t level);
 /** Give back a node (its level field is intact) of the index owned by arg. */
-void ta_rx_node_free(void *arg, struct ta_rx_node *n);
+void ta_radix_node_free(void *arg, struct ta_radix_node *n);
 
 /** The index of one list. */
 struct ta_radix {
-	struct ta_rx_node *root;	/**< NULL while empty. */
+	struct ta_radix_node *root;	/**< NULL while empty. */
 	uint8_t levels;			/**< Height of root + 1. */
 	uint64_t nb_keys;		/**< Non-empty ticks. */
 	uint64_t nb_nodes;		/**< Radix nodes in the tree. */
@@ -83,7 +83,7 @@ struct ta_radix {
 };
 
 /** Initialise an empty index; arg is passed to the node allocator. */
-void ta_rx_init(struct ta_radix *rx, void *arg);
+void ta_radix_init(struct ta_radix *radix, void *arg);
 
 /**
  * Slot of a key, creating the path to it.
@@ -91,21 +91,21 @@ void ta_rx_init(struct ta_radix *rx, void *arg);
  * @return
  *   Address of the key's FIFO head pointer (NULL inside when the tick has
  *   no timer yet), or NULL if a node could not be allocated. After storing
- *   a first timer into an empty slot, call ta_rx_mark().
+ *   a first timer into an empty slot, call ta_radix_mark().
  */
-struct ta_link **ta_rx_slot(struct ta_radix *rx, uint64_t key);
+struct ta_link **ta_radix_slot(struct ta_radix *radix, uint64_t key);
 
 /** Record that key's slot became non-empty (sets the bitmaps above it). */
-void ta_rx_mark(struct ta_radix *rx, uint64_t key);
+void ta_radix_mark(struct ta_radix *radix, uint64_t key);
 
 /** Slot of an existing key, or NULL if its path does not exist. */
-struct ta_link **ta_rx_find(const struct ta_radix *rx, uint64_t key);
+struct ta_link **ta_radix_find(const struct ta_radix *radix, uint64_t key);
 
 /**
  * Record that key's slot became empty: clears the bitmaps and frees the
  * nodes left without any key. The caller has stored NULL in the slot.
  */
-void ta_rx_clear(struct ta_radix *rx, uint64_t key);
+void ta_radix_clear(struct ta_radix *radix, uint64_t key);
 
 /**
  * Append a timer link to key's FIFO, creating the key if needed.
@@ -114,7 +114,7 @@ void ta_rx_clear(struct ta_radix *rx, uint64_t key);
  *   1 if the key is new, 0 if it already had timers, -1 if a node could
  *   not be allocated (nothing changed then).
  */
-int ta_rx_insert(struct ta_radix *rx, uint64_t key, struct ta_link *l);
+int ta_radix_insert(struct ta_radix *radix, uint64_t key, struct ta_link *l);
 
 /**
  * Unlink a timer link from key's FIFO, deleting the key if it empties.
@@ -122,7 +122,7 @@ int ta_rx_insert(struct ta_radix *rx, uint64_t key, struct ta_link *l);
  * @return
  *   1 if the key was deleted, 0 if timers remain, -1 if there is no key.
  */
-int ta_rx_remove(struct ta_radix *rx, uint64_t key, struct ta_link *l);
+int ta_radix_remove(struct ta_radix *radix, uint64_t key, struct ta_link *l);
 
 /**
  * Delete a key and hand over its whole FIFO.
@@ -130,7 +130,7 @@ int ta_rx_remove(struct ta_radix *rx, uint64_t key, struct ta_link *l);
  * @return
  *   The FIFO's head (a circular list), or NULL if there is no such key.
  */
-struct ta_link *ta_rx_take(struct ta_radix *rx, uint64_t key);
+struct ta_link *ta_radix_take(struct ta_radix *radix, uint64_t key);
 
 /**
  * Smallest non-empty key >= from.
@@ -138,7 +138,7 @@ struct ta_link *ta_rx_take(struct ta_radix *rx, uint64_t key);
  * @return
  *   The key, or UINT64_MAX if there is none.
  */
-uint64_t ta_rx_next(const struct ta_radix *rx, uint64_t from);
+uint64_t ta_radix_next(const struct ta_radix *radix, uint64_t from);
 
 /** Append a timer link at the tail of the FIFO whose head is *head. */
 static inline void

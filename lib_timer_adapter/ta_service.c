@@ -60,16 +60,16 @@ ta_collect(struct timer_adapter *adapter, uint64_t tick)
 		if (__atomic_load_n(&list->min_key, __ATOMIC_ACQUIRE) > tick ||
 		    ta_list_lock(adapter, list) < 0)
 			continue;
-		/* Far buckets whose time has come go into rx first. */
+		/* Far buckets whose time has come go into the radix index first. */
 		if (unlikely(ta_far_move(list, tick) < 0) &&
 		    svc->far_nomem++ == 0)
 			TA_SVC_LOG(ERR, "adapter %u: no memory to index parked "
 				   "timers of list %u; retrying (they will be "
 				   "late)", adapter->id, list->index);
-		for (key = ta_rx_next(&list->rx, 0); key <= tick;
-		     key = ta_rx_next(&list->rx, key + 1))
-			ta_fifo_splice(&svc->fifo, ta_rx_take(&list->rx, key));
-		list->cut_tick = tick;
+		for (key = ta_radix_next(&list->radix, 0); key <= tick;
+		     key = ta_radix_next(&list->radix, key + 1))
+			ta_fifo_splice(&svc->fifo, ta_radix_take(&list->radix, key));
+		list->collected_tick = tick;
 		__atomic_store_n(&list->min_key,
 				 RTE_MIN(key, ta_far_hint(list)),
 				 __ATOMIC_RELEASE);
@@ -110,7 +110,7 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_list *list,
 	evtim->impl_opaque[1] = next;
 
 	node->key = key;
-	if (likely(ta_rx_link(list, node) == 0))
+	if (likely(ta_list_radix_link(list, node) == 0))
 		return;
 	/* Out of memory: the timer cannot go on; end it visibly. */
 	TA_SVC_LOG(ERR, "adapter %u: no memory to re-arm a periodic timer",

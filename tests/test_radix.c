@@ -14,56 +14,56 @@
 #include "ta_radix.h"
 #include "tp_test.h"
 
-#define RX_DIM(a) (sizeof(a) / sizeof((a)[0]))
+#define RADIX_DIM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A test timer: a link plus the key it was inserted under. */
-struct rx_timer {
+struct radix_timer {
 	struct ta_link link;
 	uint64_t key;
 };
 
-struct rx_model {
+struct radix_model {
 	uint64_t *keys;		/* Sorted, distinct. */
 	uint32_t *count;	/* Timers under each key. */
 	uint32_t n;
 	uint32_t cap;
 };
 
-static uint64_t rx_rng = 0x853c49e6748fea9bULL;
-static unsigned int rx_fail_every;	/* Allocation fault injection. */
-static unsigned int rx_alloc_calls;
-static long rx_live_nodes;
+static uint64_t radix_rng = 0x853c49e6748fea9bULL;
+static unsigned int radix_fail_every;	/* Allocation fault injection. */
+static unsigned int radix_alloc_calls;
+static long radix_live_nodes;
 
 static uint64_t
-rx_rand(void)
+radix_rand(void)
 {
-	rx_rng ^= rx_rng << 13;
-	rx_rng ^= rx_rng >> 7;
-	rx_rng ^= rx_rng << 17;
-	return rx_rng;
+	radix_rng ^= radix_rng << 13;
+	radix_rng ^= radix_rng >> 7;
+	radix_rng ^= radix_rng << 17;
+	return radix_rng;
 }
 
-struct ta_rx_node *
-ta_rx_node_alloc(void *arg, uint8_t level)
+struct ta_radix_node *
+ta_radix_node_alloc(void *arg, uint8_t level)
 {
 	(void)arg;
-	rx_alloc_calls++;
-	if (rx_fail_every != 0 && rx_alloc_calls % rx_fail_every == 0)
+	radix_alloc_calls++;
+	if (radix_fail_every != 0 && radix_alloc_calls % radix_fail_every == 0)
 		return NULL;
-	rx_live_nodes++;
-	return malloc(TA_RX_NODE_SIZE(level));
+	radix_live_nodes++;
+	return malloc(TA_RADIX_NODE_SIZE(level));
 }
 
 void
-ta_rx_node_free(void *arg, struct ta_rx_node *n)
+ta_radix_node_free(void *arg, struct ta_radix_node *n)
 {
 	(void)arg;
-	rx_live_nodes--;
+	radix_live_nodes--;
 	free(n);
 }
 
 static uint32_t
-model_lower(const struct rx_model *m, uint64_t key)
+model_lower(const struct radix_model *m, uint64_t key)
 {
 	uint32_t lo = 0, hi = m->n;
 
@@ -79,7 +79,7 @@ model_lower(const struct rx_model *m, uint64_t key)
 }
 
 static void
-model_add(struct rx_model *m, uint64_t key)
+model_add(struct radix_model *m, uint64_t key)
 {
 	uint32_t pos = model_lower(m, key);
 
@@ -103,7 +103,7 @@ model_add(struct rx_model *m, uint64_t key)
 }
 
 static void
-model_del(struct rx_model *m, uint32_t pos)
+model_del(struct radix_model *m, uint32_t pos)
 {
 	memmove(&m->keys[pos], &m->keys[pos + 1],
 		(m->n - pos - 1) * sizeof(uint64_t));
@@ -113,30 +113,30 @@ model_del(struct rx_model *m, uint32_t pos)
 }
 
 /*
- * Insert one timer under key, through ta_rx_insert() or, every other time,
+ * Insert one timer under key, through ta_radix_insert() or, every other time,
  * the slot/mark primitives; returns 0, or -1 on allocation failure.
  */
 static int
-rx_insert(struct ta_radix *rx, struct rx_model *m, uint64_t key)
+radix_insert(struct ta_radix *radix, struct radix_model *m, uint64_t key)
 {
 	uint32_t pos = model_lower(m, key);
 	int is_new = !(pos < m->n && m->keys[pos] == key);
-	struct rx_timer *t = malloc(sizeof(*t));
+	struct radix_timer *t = malloc(sizeof(*t));
 	struct ta_link **slot;
 	int ret;
 
 	if (t == NULL)
 		abort();
 	t->key = key;
-	if (rx_rand() & 1) {
-		ret = ta_rx_insert(rx, key, &t->link);
+	if (radix_rand() & 1) {
+		ret = ta_radix_insert(radix, key, &t->link);
 		if (ret < 0) {
 			free(t);
 			return -1;
 		}
 		TP_ASSERT_EQ(ret, is_new, "insert reports a new key");
 	} else {
-		slot = ta_rx_slot(rx, key);
+		slot = ta_radix_slot(radix, key);
 		if (slot == NULL) {
 			free(t);
 			return -1;
@@ -144,45 +144,45 @@ rx_insert(struct ta_radix *rx, struct rx_model *m, uint64_t key)
 		TP_ASSERT_EQ(*slot == NULL, is_new, "slot empty iff new key");
 		ta_fifo_append(slot, &t->link);
 		if (is_new)
-			ta_rx_mark(rx, key);
+			ta_radix_mark(radix, key);
 	}
 	model_add(m, key);
 	return 0;
 }
 
 /* Remove every timer of the key at model position pos. */
-static int rx_take_key(struct ta_radix *rx, uint64_t key, uint32_t expect);
+static int radix_take_key(struct ta_radix *radix, uint64_t key, uint32_t expect);
 
 static int
-rx_remove_key(struct ta_radix *rx, struct rx_model *m, uint32_t pos)
+radix_remove_key(struct ta_radix *radix, struct radix_model *m, uint32_t pos)
 {
-	if (rx_take_key(rx, m->keys[pos], m->count[pos]) != TP_TEST_OK)
+	if (radix_take_key(radix, m->keys[pos], m->count[pos]) != TP_TEST_OK)
 		return TP_TEST_FAIL;
 	model_del(m, pos);
 	return TP_TEST_OK;
 }
 
 static int
-rx_check_next(const struct ta_radix *rx, const struct rx_model *m,
+radix_check_next(const struct ta_radix *radix, const struct radix_model *m,
 	      uint64_t from)
 {
 	uint32_t pos = model_lower(m, from);
 	uint64_t want = pos < m->n ? m->keys[pos] : UINT64_MAX;
 
-	TP_ASSERT_EQ(ta_rx_next(rx, from), want, "next(%" PRIu64 ")", from);
+	TP_ASSERT_EQ(ta_radix_next(radix, from), want, "next(%" PRIu64 ")", from);
 	return TP_TEST_OK;
 }
 
 /* Walk every key with next() and compare with the model. */
 static int
-rx_check_all(const struct ta_radix *rx, const struct rx_model *m)
+radix_check_all(const struct ta_radix *radix, const struct radix_model *m)
 {
 	uint64_t k = 0;
 	uint32_t i;
 
-	TP_ASSERT_EQ(rx->nb_keys, m->n, "key count");
+	TP_ASSERT_EQ(radix->nb_keys, m->n, "key count");
 	for (i = 0; i < m->n; i++) {
-		k = ta_rx_next(rx, k);
+		k = ta_radix_next(radix, k);
 		TP_ASSERT(k == m->keys[i], "key %u: %" PRIu64 " != %" PRIu64,
 			  i, k, m->keys[i]);
 		if (k == UINT64_MAX)
@@ -190,7 +190,7 @@ rx_check_all(const struct ta_radix *rx, const struct rx_model *m)
 		k++;
 	}
 	if (m->n == 0 || m->keys[m->n - 1] != UINT64_MAX)
-		TP_ASSERT_EQ(ta_rx_next(rx, k), UINT64_MAX, "no key after last");
+		TP_ASSERT_EQ(ta_radix_next(radix, k), UINT64_MAX, "no key after last");
 	return TP_TEST_OK;
 }
 
@@ -200,20 +200,20 @@ rx_check_all(const struct ta_radix *rx, const struct rx_model *m)
  * through the slot and clear).
  */
 static int
-rx_take_key(struct ta_radix *rx, uint64_t key, uint32_t expect)
+radix_take_key(struct ta_radix *radix, uint64_t key, uint32_t expect)
 {
 	static unsigned int way;
-	struct ta_link **slot = ta_rx_find(rx, key);
+	struct ta_link **slot = ta_radix_find(radix, key);
 	uint32_t n = 0;
 
 	TP_ASSERT(slot != NULL && *slot != NULL, "key %" PRIu64 " missing", key);
 	switch (way++ % 3) {
 	case 0: {
-		struct ta_link *h = ta_rx_take(rx, key), *l = h;
+		struct ta_link *h = ta_radix_take(radix, key), *l = h;
 
 		TP_ASSERT(h != NULL, "take");
 		do {
-			struct rx_timer *t = (struct rx_timer *)l;
+			struct radix_timer *t = (struct radix_timer *)l;
 
 			TP_ASSERT(t->key == key, "timer under the wrong key");
 			l = l->next;
@@ -224,18 +224,18 @@ rx_take_key(struct ta_radix *rx, uint64_t key, uint32_t expect)
 	}
 	case 1:
 		while (n + 1 < expect) {
-			struct rx_timer *t = (struct rx_timer *)(*slot)->next;
+			struct radix_timer *t = (struct radix_timer *)(*slot)->next;
 
 			TP_ASSERT(t->key == key, "timer under the wrong key");
-			TP_ASSERT_EQ(ta_rx_remove(rx, key, &t->link), 0,
+			TP_ASSERT_EQ(ta_radix_remove(radix, key, &t->link), 0,
 				     "key kept while timers remain");
 			free(t);
 			n++;
 		}
 		{
-			struct rx_timer *t = (struct rx_timer *)*slot;
+			struct radix_timer *t = (struct radix_timer *)*slot;
 
-			TP_ASSERT_EQ(ta_rx_remove(rx, key, &t->link), 1,
+			TP_ASSERT_EQ(ta_radix_remove(radix, key, &t->link), 1,
 				     "key deleted with its last timer");
 			free(t);
 			n++;
@@ -243,36 +243,36 @@ rx_take_key(struct ta_radix *rx, uint64_t key, uint32_t expect)
 		break;
 	default:
 		while (*slot != NULL) {
-			struct rx_timer *t = (struct rx_timer *)*slot;
+			struct radix_timer *t = (struct radix_timer *)*slot;
 
 			TP_ASSERT(t->key == key, "timer under the wrong key");
 			ta_fifo_unlink(slot, &t->link);
 			free(t);
 			n++;
 		}
-		ta_rx_clear(rx, key);
+		ta_radix_clear(radix, key);
 		break;
 	}
 	TP_ASSERT_EQ(n, expect, "timers under key %" PRIu64, key);
-	TP_ASSERT(ta_rx_find(rx, key) == NULL || *ta_rx_find(rx, key) == NULL,
+	TP_ASSERT(ta_radix_find(radix, key) == NULL || *ta_radix_find(radix, key) == NULL,
 		  "key still present");
 	return TP_TEST_OK;
 }
 
 /* Cut every key <= t, as the service does; checks the order. */
 static int
-rx_cut(struct ta_radix *rx, struct rx_model *m, uint64_t t)
+radix_cut(struct ta_radix *radix, struct radix_model *m, uint64_t t)
 {
 	uint64_t k = 0;
 	uint32_t i = 0;
 
 	for (;;) {
-		k = ta_rx_next(rx, k);
+		k = ta_radix_next(radix, k);
 		if (k == UINT64_MAX || k > t)
 			break;
 		TP_ASSERT(i < m->n && m->keys[i] == k,
 			  "cut out of order at %" PRIu64, k);
-		if (rx_take_key(rx, k, m->count[i]) != TP_TEST_OK)
+		if (radix_take_key(radix, k, m->count[i]) != TP_TEST_OK)
 			return TP_TEST_FAIL;
 		i++;
 		if (k == UINT64_MAX)
@@ -289,7 +289,7 @@ rx_cut(struct ta_radix *rx, struct rx_model *m, uint64_t t)
 }
 
 static void
-rx_model_free(struct rx_model *m)
+radix_model_free(struct radix_model *m)
 {
 	free(m->keys);
 	free(m->count);
@@ -297,26 +297,26 @@ rx_model_free(struct rx_model *m)
 }
 
 static int
-rx_drain(struct ta_radix *rx, struct rx_model *m)
+radix_drain(struct ta_radix *radix, struct radix_model *m)
 {
 	while (m->n > 0)
-		if (rx_remove_key(rx, m, m->n - 1) != TP_TEST_OK)
+		if (radix_remove_key(radix, m, m->n - 1) != TP_TEST_OK)
 			return TP_TEST_FAIL;
-	TP_ASSERT(rx->root == NULL, "root left after draining");
-	TP_ASSERT_EQ(rx->nb_nodes, 0, "nodes left after draining");
-	TP_ASSERT_EQ(rx_live_nodes, 0, "nodes leaked");
+	TP_ASSERT(radix->root == NULL, "root left after draining");
+	TP_ASSERT_EQ(radix->nb_nodes, 0, "nodes left after draining");
+	TP_ASSERT_EQ(radix_live_nodes, 0, "nodes leaked");
 	return TP_TEST_OK;
 }
 
 static int
 test_empty(void)
 {
-	struct ta_radix rx;
+	struct ta_radix radix;
 
-	ta_rx_init(&rx, NULL);
-	TP_ASSERT_EQ(ta_rx_next(&rx, 0), UINT64_MAX, "next in empty");
-	TP_ASSERT(ta_rx_find(&rx, 42) == NULL, "find in empty");
-	TP_ASSERT_EQ(rx.nb_nodes, 0, "nodes");
+	ta_radix_init(&radix, NULL);
+	TP_ASSERT_EQ(ta_radix_next(&radix, 0), UINT64_MAX, "next in empty");
+	TP_ASSERT(ta_radix_find(&radix, 42) == NULL, "find in empty");
+	TP_ASSERT_EQ(radix.nb_nodes, 0, "nodes");
 	return TP_TEST_OK;
 }
 
@@ -324,24 +324,24 @@ test_empty(void)
 static int
 test_equal_keys_fifo(void)
 {
-	struct rx_timer t[6];
-	struct ta_radix rx;
+	struct radix_timer t[6];
+	struct ta_radix radix;
 	struct ta_link **slot, *l;
 	unsigned int i;
 
-	ta_rx_init(&rx, NULL);
+	ta_radix_init(&radix, NULL);
 	for (i = 0; i < 6; i++) {
-		slot = ta_rx_slot(&rx, 777);
+		slot = ta_radix_slot(&radix, 777);
 		TP_ASSERT(slot != NULL, "slot");
 		if (*slot == NULL) {
 			ta_fifo_append(slot, &t[i].link);
-			ta_rx_mark(&rx, 777);
+			ta_radix_mark(&radix, 777);
 		} else {
 			ta_fifo_append(slot, &t[i].link);
 		}
 	}
-	TP_ASSERT_EQ(rx.nb_keys, 1, "one distinct key");
-	slot = ta_rx_find(&rx, 777);
+	TP_ASSERT_EQ(radix.nb_keys, 1, "one distinct key");
+	slot = ta_radix_find(&radix, 777);
 	for (i = 0, l = *slot; i < 6; i++, l = l->next)
 		TP_ASSERT(l == &t[i].link, "order at %u", i);
 	TP_ASSERT(l == *slot, "circular");
@@ -354,8 +354,8 @@ test_equal_keys_fifo(void)
 	TP_ASSERT_EQ(ta_fifo_unlink(slot, &t[2].link), 0, "2");
 	TP_ASSERT_EQ(ta_fifo_unlink(slot, &t[4].link), 1, "last");
 	TP_ASSERT(*slot == NULL, "empty");
-	ta_rx_clear(&rx, 777);
-	TP_ASSERT(rx.root == NULL && rx.nb_nodes == 0, "tree freed");
+	ta_radix_clear(&radix, 777);
+	TP_ASSERT(radix.root == NULL && radix.nb_nodes == 0, "tree freed");
 	return TP_TEST_OK;
 }
 
@@ -367,69 +367,69 @@ test_extreme_keys(void)
 		0, 1, 63, 64, 4095, 4096, 1ULL << 30, (1ULL << 36) - 1,
 		1ULL << 59, (1ULL << 60) + 5, UINT64_MAX - 1, UINT64_MAX,
 	};
-	struct rx_model m = { 0 };
-	struct ta_radix rx;
+	struct radix_model m = { 0 };
+	struct ta_radix radix;
 	unsigned int i;
 
-	ta_rx_init(&rx, NULL);
-	for (i = 0; i < RX_DIM(keys); i++) {
-		TP_ASSERT(rx_insert(&rx, &m, keys[i]) == 0, "insert");
-		TP_ASSERT(rx_check_all(&rx, &m) == TP_TEST_OK, "after %u", i);
+	ta_radix_init(&radix, NULL);
+	for (i = 0; i < RADIX_DIM(keys); i++) {
+		TP_ASSERT(radix_insert(&radix, &m, keys[i]) == 0, "insert");
+		TP_ASSERT(radix_check_all(&radix, &m) == TP_TEST_OK, "after %u", i);
 	}
-	TP_ASSERT_EQ(rx.levels, TA_RX_MAX_LEVELS, "full height");
-	for (i = 0; i < RX_DIM(keys); i++) {
-		TP_ASSERT(rx_check_next(&rx, &m, keys[i]) == TP_TEST_OK, "at");
+	TP_ASSERT_EQ(radix.levels, TA_RADIX_MAX_LEVELS, "full height");
+	for (i = 0; i < RADIX_DIM(keys); i++) {
+		TP_ASSERT(radix_check_next(&radix, &m, keys[i]) == TP_TEST_OK, "at");
 		if (keys[i] != UINT64_MAX)
-			TP_ASSERT(rx_check_next(&rx, &m, keys[i] + 1) ==
+			TP_ASSERT(radix_check_next(&radix, &m, keys[i] + 1) ==
 				  TP_TEST_OK, "after");
 	}
 	/* Remove from the middle out, checking as we go. */
 	while (m.n > 0) {
-		TP_ASSERT(rx_remove_key(&rx, &m, m.n / 2) == TP_TEST_OK, "rm");
-		TP_ASSERT(rx_check_all(&rx, &m) == TP_TEST_OK, "after rm");
+		TP_ASSERT(radix_remove_key(&radix, &m, m.n / 2) == TP_TEST_OK, "rm");
+		TP_ASSERT(radix_check_all(&radix, &m) == TP_TEST_OK, "after rm");
 	}
-	TP_ASSERT(rx_drain(&rx, &m) == TP_TEST_OK, "drain");
-	rx_model_free(&m);
+	TP_ASSERT(radix_drain(&radix, &m) == TP_TEST_OK, "drain");
+	radix_model_free(&m);
 	return TP_TEST_OK;
 }
 
 /* Random insert / remove / next / cut mix around a moving "now". */
 static int
-rx_random_run(unsigned int ops, uint64_t horizon, uint64_t start)
+radix_random_run(unsigned int ops, uint64_t horizon, uint64_t start)
 {
-	struct rx_model m = { 0 };
-	struct ta_radix rx;
+	struct radix_model m = { 0 };
+	struct ta_radix radix;
 	uint64_t now = start;
 	unsigned int i;
 
-	ta_rx_init(&rx, NULL);
+	ta_radix_init(&radix, NULL);
 	for (i = 0; i < ops; i++) {
-		unsigned int op = rx_rand() % 100;
+		unsigned int op = radix_rand() % 100;
 
 		if (op < 55) {
-			uint64_t key = now + 1 + rx_rand() % horizon;
+			uint64_t key = now + 1 + radix_rand() % horizon;
 
 			if (op < 10 && m.n > 0)	/* Equal keys. */
-				key = m.keys[rx_rand() % m.n];
-			TP_ASSERT(rx_insert(&rx, &m, key) == 0, "insert");
+				key = m.keys[radix_rand() % m.n];
+			TP_ASSERT(radix_insert(&radix, &m, key) == 0, "insert");
 		} else if (op < 80) {
-			if (m.n > 0 && rx_remove_key(&rx, &m, rx_rand() % m.n)
+			if (m.n > 0 && radix_remove_key(&radix, &m, radix_rand() % m.n)
 				       != TP_TEST_OK)
 				return TP_TEST_FAIL;
 		} else if (op < 95) {
-			if (rx_check_next(&rx, &m, now + rx_rand() % (horizon + 2))
+			if (radix_check_next(&radix, &m, now + radix_rand() % (horizon + 2))
 			    != TP_TEST_OK)
 				return TP_TEST_FAIL;
 		} else {
-			now += rx_rand() % (horizon / 4 + 1);
-			if (rx_cut(&rx, &m, now) != TP_TEST_OK)
+			now += radix_rand() % (horizon / 4 + 1);
+			if (radix_cut(&radix, &m, now) != TP_TEST_OK)
 				return TP_TEST_FAIL;
 		}
-		TP_ASSERT_EQ(rx.nb_keys, m.n, "key count after op %u", i);
+		TP_ASSERT_EQ(radix.nb_keys, m.n, "key count after op %u", i);
 	}
-	TP_ASSERT(rx_check_all(&rx, &m) == TP_TEST_OK, "final");
-	TP_ASSERT(rx_drain(&rx, &m) == TP_TEST_OK, "drain");
-	rx_model_free(&m);
+	TP_ASSERT(radix_check_all(&radix, &m) == TP_TEST_OK, "final");
+	TP_ASSERT(radix_drain(&radix, &m) == TP_TEST_OK, "drain");
+	radix_model_free(&m);
 	return TP_TEST_OK;
 }
 
@@ -439,7 +439,7 @@ test_random_dense(void)
 	unsigned int run;
 
 	for (run = 0; run < 20; run++)
-		TP_ASSERT(rx_random_run(3000, 200, run * 1000) == TP_TEST_OK,
+		TP_ASSERT(radix_random_run(3000, 200, run * 1000) == TP_TEST_OK,
 			  "run %u", run);
 	return TP_TEST_OK;
 }
@@ -448,34 +448,34 @@ static int
 test_random_sparse(void)
 {
 	/* Ticks of 10 us with deadlines up to 180 s, an uptime of days. */
-	return rx_random_run(60000, 18000000, 30000000000ULL);
+	return radix_random_run(60000, 18000000, 30000000000ULL);
 }
 
 /* Allocation failures leave the tree as it was; nothing leaks. */
 static int
 test_alloc_failure(void)
 {
-	struct rx_model m = { 0 };
-	struct ta_radix rx;
+	struct radix_model m = { 0 };
+	struct ta_radix radix;
 	unsigned int i, failed = 0;
 
-	ta_rx_init(&rx, NULL);
-	rx_fail_every = 3;
+	ta_radix_init(&radix, NULL);
+	radix_fail_every = 3;
 	for (i = 0; i < 5000; i++) {
-		uint64_t key = rx_rand() % (1ULL << (6 + rx_rand() % 50));
+		uint64_t key = radix_rand() % (1ULL << (6 + radix_rand() % 50));
 
-		if (rx_insert(&rx, &m, key) != 0)
+		if (radix_insert(&radix, &m, key) != 0)
 			failed++;
 		if (i % 250 == 0)
-			TP_ASSERT(rx_check_all(&rx, &m) == TP_TEST_OK,
+			TP_ASSERT(radix_check_all(&radix, &m) == TP_TEST_OK,
 				  "after %u", i);
 	}
-	rx_fail_every = 0;
+	radix_fail_every = 0;
 	TP_ASSERT(failed > 100, "only %u injected failures", failed);
-	TP_ASSERT_EQ(rx.nb_nodes, rx_live_nodes, "node count");
-	TP_ASSERT(rx_check_all(&rx, &m) == TP_TEST_OK, "final");
-	TP_ASSERT(rx_drain(&rx, &m) == TP_TEST_OK, "drain");
-	rx_model_free(&m);
+	TP_ASSERT_EQ(radix.nb_nodes, radix_live_nodes, "node count");
+	TP_ASSERT(radix_check_all(&radix, &m) == TP_TEST_OK, "final");
+	TP_ASSERT(radix_drain(&radix, &m) == TP_TEST_OK, "drain");
+	radix_model_free(&m);
 	return TP_TEST_OK;
 }
 
@@ -497,24 +497,24 @@ test_large(void)
 {
 	const uint64_t now = 8600000000ULL; /* One day of 10-us ticks. */
 	const unsigned int n = 300000;
-	struct rx_model m = { 0 };
-	struct ta_radix rx;
+	struct radix_model m = { 0 };
+	struct ta_radix radix;
 	uint64_t t, *keys = malloc(n * sizeof(*keys));
 	unsigned int i;
 
 	TP_ASSERT(keys != NULL, "alloc");
-	ta_rx_init(&rx, NULL);
+	ta_radix_init(&radix, NULL);
 	for (i = 0; i < n; i++) {
 		struct ta_link **slot;
-		struct rx_timer *tm = malloc(sizeof(*tm));
+		struct radix_timer *tm = malloc(sizeof(*tm));
 
-		keys[i] = now + 1 + rx_rand() % 6000000;
-		slot = ta_rx_slot(&rx, keys[i]);
+		keys[i] = now + 1 + radix_rand() % 6000000;
+		slot = ta_radix_slot(&radix, keys[i]);
 		TP_ASSERT(slot != NULL && tm != NULL, "insert");
 		tm->key = keys[i];
 		if (*slot == NULL) {
 			ta_fifo_append(slot, &tm->link);
-			ta_rx_mark(&rx, keys[i]);
+			ta_radix_mark(&radix, keys[i]);
 		} else {
 			ta_fifo_append(slot, &tm->link);
 		}
@@ -533,12 +533,12 @@ test_large(void)
 	}
 	m.cap = n;
 	free(keys);
-	TP_ASSERT(rx_check_all(&rx, &m) == TP_TEST_OK, "structure");
+	TP_ASSERT(radix_check_all(&radix, &m) == TP_TEST_OK, "structure");
 	/* Cuts remove from the front: keep the model's front O(1). */
 	for (t = now; m.n > 0; t += 750000)
-		TP_ASSERT(rx_cut(&rx, &m, t) == TP_TEST_OK, "cut %" PRIu64, t);
-	TP_ASSERT(rx.root == NULL && rx_live_nodes == 0, "tree freed");
-	rx_model_free(&m);
+		TP_ASSERT(radix_cut(&radix, &m, t) == TP_TEST_OK, "cut %" PRIu64, t);
+	TP_ASSERT(radix.root == NULL && radix_live_nodes == 0, "tree freed");
+	radix_model_free(&m);
 	return TP_TEST_OK;
 }
 
@@ -557,6 +557,6 @@ main(int argc, char **argv)
 {
 	const char *filter = argc > 1 ? argv[1] : NULL;
 
-	return tp_test_run("radix", radix_cases, RX_DIM(radix_cases),
+	return tp_test_run("radix", radix_cases, RADIX_DIM(radix_cases),
 			   filter) != 0;
 }
