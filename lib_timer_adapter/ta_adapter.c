@@ -182,7 +182,6 @@ static void
 ta_init_state(struct timer_adapter *adapter,
 	      const struct rte_event_timer_adapter_conf *conf)
 {
-	uint64_t span;
 	unsigned int i;
 
 	adapter->conf = *conf;
@@ -194,12 +193,8 @@ ta_init_state(struct timer_adapter *adapter,
 		RTE_MAX(ta_ns_to_cycles(conf->timer_tick_ns, adapter->hz),
 			(uint64_t)1);
 	adapter->tick_div = rte_reciprocal_value_u64(adapter->cyc_per_tick);
-	/* Far spans: TA_FAR_NB - 2 of them cover the longest timeout. */
-	span = conf->max_tmo_ns / conf->timer_tick_ns / (TA_FAR_NB - 2) + 1;
-	adapter->far_shift = TA_FAR_MIN_SHIFT;
-	while (adapter->far_shift < TA_FAR_MAX_SHIFT &&
-	       (UINT64_C(1) << adapter->far_shift) < span)
-		adapter->far_shift++;
+	adapter->far_shift = ta_far_shift_for(conf->max_tmo_ns,
+					      conf->timer_tick_ns);
 	adapter->credits = (int64_t)conf->nb_timers;
 	rte_spinlock_init(&adapter->used_lock);
 	rte_spinlock_init(&adapter->stats_lock);
@@ -505,9 +500,7 @@ timer_adapter_accounting_get(const struct timer_adapter *adapter,
 						     __ATOMIC_RELAXED);
 		acct->mem_bytes += __atomic_load_n(&l->pool.mem_bytes,
 						   __ATOMIC_RELAXED);
-		if (l->far != NULL)
-			acct->parked += __atomic_load_n(&l->far->nb,
-							__ATOMIC_RELAXED);
+		acct->parked += ta_far_parked(&l->far);
 	}
 	acct->expired = __atomic_load_n(&adapter->svc.expired,
 					__ATOMIC_RELAXED);

@@ -104,8 +104,7 @@ ta_arm_one(struct timer_adapter *adapter, struct ta_list *list,
 		return ENOSPC;
 	node->key = ta_tick_ceil(adapter, deadline);
 	node->evtim = (uintptr_t)evtim;
-	if (!ta_far_park(list, node, now_tick) &&
-	    unlikely(ta_list_radix_link(list, node) < 0)) {
+	if (unlikely(ta_list_link(list, node, now_tick) < 0)) {
 		ta_list_node_free(list, node);
 		return ENOSPC;
 	}
@@ -149,7 +148,7 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 	granted = ta_credits_get(adapter, list, nb);
 	now = rte_get_timer_cycles();
 	/* Only a list with an empty far ring needs the current tick. */
-	if (unlikely(list->far != NULL && list->far->nb == 0))
+	if (unlikely(ta_far_wants_now(&list->far)))
 		now_tick = rte_reciprocal_divide_u64(now, &adapter->tick_div);
 	for (i = 0; i < nb; i++) {
 		struct rte_event_timer *evtim = evtims[i];
@@ -239,16 +238,11 @@ ta_cancel_one(struct timer_adapter *adapter, struct ta_list *list,
 	}
 	node->evtim = 0;
 	/*
-	 * A key the service has cut is in its FIFO: the node stays there and
-	 * the service frees it. Otherwise unlink it now.
+	 * A key the service has collected is in its FIFO: the node stays
+	 * there and the service frees it. Otherwise unlink it now.
 	 */
 	if (node->key > list->collected_tick) {
-		/* A stale lower bound for the service: left as it is. */
-		if (node->parked)
-			ta_far_unpark(list, node);
-		else if (ta_radix_remove(&list->radix, node->key, &node->link) == 1 &&
-			 node->key == list->min_key)
-			ta_list_update_min(list);
+		ta_list_unlink(list, node);
 		ta_list_node_free(list, node);
 		ta_credits_put(adapter, list, 1);
 	}

@@ -117,8 +117,8 @@ ta_list_init(struct ta_list *list, uint16_t index, uint8_t far_shift)
 	memset(list, 0, sizeof(*list));
 	list->lock.locked = 0;
 	list->index = index;
-	list->far_shift = far_shift;
-	list->min_key = UINT64_MAX;
+	ta_far_init(&list->far, far_shift);
+	ta_list_min_update(list, UINT64_MAX, TA_MIN_EXACT);
 	ta_radix_init(&list->radix, list);
 }
 
@@ -133,8 +133,7 @@ ta_list_release(struct ta_list *list)
 		c = next;
 	}
 	list->pool.chunks = NULL;
-	rte_free(list->far);
-	list->far = NULL;
+	ta_far_release(&list->far);
 }
 
 struct ta_node *
@@ -160,77 +159,6 @@ ta_list_node_alloc_chunk(struct ta_list *list)
 	return &nodes[0];
 }
 
-uint64_t
-ta_far_hint(const struct ta_list *list)
-{
-	uint64_t f;
-
-	if (list->far == NULL || list->far->nb == 0)
-		return UINT64_MAX;
-	/* Entering span far_moved_span, the service moves bucket far_moved_span + 1. */
-	f = list->far_moved_span << list->far_shift;
-	/* A move the budget cut short goes on at the next tick. */
-	return f > list->collected_tick ? f : list->collected_tick + 1;
-}
-
-void
-ta_list_update_min(struct ta_list *list)
-{
-	__atomic_store_n(&list->min_key,
-			 RTE_MIN(ta_radix_next(&list->radix, 0), ta_far_hint(list)),
-			 __ATOMIC_RELEASE);
-}
-
-int
-ta_far_move(struct ta_list *list, uint64_t tick)
-{
-	struct ta_far *far = list->far;
-	/* Spans up to due may hold due keys: they move whatever the budget. */
-	const uint64_t due = tick >> list->far_shift;
-	uint64_t budget = TA_FAR_BUDGET;
-
-	if (far == NULL)
-		return 0;
-	while (list->far_moved_span < due + 1) {
-		const uint64_t s = list->far_moved_span + 1;
-		const unsigned int b = s & TA_FAR_MASK;
-		struct ta_link **head = &far->bucket[b];
-
-		if (far->nb == 0) {
-			list->far_moved_span = due + 1;
-			break;
-		}
-		if (s > due) {
-			/* Half the ticks left before span s begins. */
-			uint64_t left = ((s << list->far_shift) - tick) / 2 + 1;
-
-			budget = RTE_MAX(budget, far->count[b] / left + 1);
-		}
-		while (*head != NULL) {
-			struct ta_link *l = *head;
-			struct ta_node *node = container_of(l, struct ta_node,
-							    link);
-
-			if (s > due && budget == 0)
-				return 0;
-			rte_prefetch0(l->next);
-			ta_fifo_unlink(head, l);
-			if (unlikely(ta_radix_insert(&list->radix, node->key, l) < 0)) {
-				/* Retried at the next tick; late, not lost. */
-				ta_fifo_append(head, l);
-				return -ENOMEM;
-			}
-			node->parked = 0;
-			far->count[b]--;
-			__atomic_store_n(&far->nb, far->nb - 1, __ATOMIC_RELAXED);
-			if (budget > 0)
-				budget--;
-		}
-		list->far_moved_span = s;
-	}
-	return 0;
-}
-
 int
 ta_list_use(struct timer_adapter *adapter, struct ta_list *list)
 {
@@ -239,19 +167,22 @@ ta_list_use(struct timer_adapter *adapter, struct ta_list *list)
 
 	rte_spinlock_lock(&adapter->used_lock);
 	if (list->used == 0) {
-		/* Without a far ring the list still works, all in the radix index. */
-		struct ta_far *far = rte_zmalloc_socket("ta_far", sizeof(*far),
-				RTE_CACHE_LINE_SIZE, adapter->conf.socket_id);
+		/*
+		 * Without a far ring the list still works, every timer in
+		 * the radix index.
+		 */
+		struct ta_far_ring *ring =
+			ta_far_ring_alloc(adapter->conf.socket_id);
 
 		if (ta_list_lock(adapter, list) < 0) {
-			rte_free(far);
+			rte_free(ring);
 			ret = -1;
 			goto out;
 		}
-		list->far = far;
-		if (far != NULL)
+		list->far.ring = ring;
+		if (ring != NULL)
 			__atomic_store_n(&list->pool.mem_bytes,
-					 list->pool.mem_bytes + sizeof(*far),
+					 list->pool.mem_bytes + sizeof(*ring),
 					 __ATOMIC_RELAXED);
 		ta_unlock(&list->lock);
 		n = adapter->nb_used;

@@ -25,6 +25,8 @@
 #include <rte_reciprocal.h>
 #include <rte_spinlock.h>
 
+#include "ta_far.h"
+#include "ta_node.h"
 #include "ta_radix.h"
 #include "timer_adapter.h"
 
@@ -66,22 +68,6 @@ extern int ta_svc_logtype;
 #define TA_EVBUF_SIZE 256
 #define TA_ENQ_BURST 32
 #define TA_SVC_BUDGET 1024
-
-/*
- * Far ring: timers due beyond the next span of ticks are parked, unsorted,
- * in a bucket per span (2^far_shift ticks), so that arming touches only the
- * bucket head and the last timer parked there, both cached. The service
- * moves a bucket into the radix index during the span before its own, a
- * share per tick (at least TA_FAR_BUDGET timers per list and visit, more
- * if needed to finish within half the ticks left), so that no visit holds
- * a list's lock or delays expiries for long. far_shift is chosen at create
- * so that TA_FAR_NB - 2 spans cover max_tmo_ns.
- */
-#define TA_FAR_NB 256
-#define TA_FAR_MASK (TA_FAR_NB - 1)
-#define TA_FAR_MIN_SHIFT 6
-#define TA_FAR_MAX_SHIFT 48
-#define TA_FAR_BUDGET 32
 
 /* ta_adapter::qsched values. */
 #define TA_QS_KNOWN 0x80
@@ -147,30 +133,6 @@ ta_unlock(ta_lock_t *l)
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 }
 
-/*
- * Internal node of one armed timer: 40 bytes, from its list's chunks.
- *
- * evtim holds the rte_event_timer while the timer is pending; whoever
- * clears it (cancel, or the service settling an expiry) owns the outcome.
- * Both do so holding the list's lock, as does everything that frees or
- * re-links a node, and the pointer of a re-armed timer is stored in a new
- * node: a canceller that finds another value knows the service won.
- */
-struct ta_node {
-	struct ta_link link;	/* In its tick's FIFO, the expiry FIFO or free. */
-	uintptr_t evtim;	/* Arbitration word, see above. */
-	uint64_t key;		/* Expiry tick. */
-	uint32_t owner;		/* Index of its list. */
-	uint32_t parked;	/* 1: parked in a far bucket, 0: in the radix index. */
-};
-
-/* Far buckets of one list (heap, allocated when the list is first used). */
-struct ta_far {
-	struct ta_link *bucket[TA_FAR_NB];	/* Circular FIFOs. */
-	uint32_t count[TA_FAR_NB];		/* Timers per bucket. */
-	uint64_t nb;				/* Timers parked. */
-};
-
 /* Heap chunk header; chunks are released when the adapter is freed. */
 struct ta_chunk {
 	struct ta_chunk *next;
@@ -190,7 +152,7 @@ struct ta_pool {
 
 /*
  * One per-lcore timer list. The lock serialises the owning lcore (arm),
- * cancellers on other lcores and the service (cut, free, periodic
+ * cancellers on other lcores and the service (collect, free, periodic
  * re-insertion); the owning lcore is almost always the only user.
  */
 struct ta_list {
@@ -210,16 +172,7 @@ struct ta_list {
 	uint64_t collected_tick;
 	int64_t credits;	/* Share of nb_timers held by this list. */
 	struct ta_radix radix;
-	/*
-	 * Far ring (NULL if it could not be allocated: every timer then goes
-	 * to the radix index). far_moved_span is the last span whose bucket
-	 * the service has moved into the radix index: spans <= far_moved_span
-	 * have empty buckets; a timer is parked only in a span in
-	 * (far_moved_span, far_moved_span + TA_FAR_NB).
-	 */
-	struct ta_far *far;
-	uint64_t far_moved_span;
-	uint8_t far_shift;
+	struct ta_far far;	/* Timers due beyond the next span. */
 	struct ta_pool pool;
 	uint64_t armed;		/* Accounting, written under the lock. */
 	uint64_t cancelled;
@@ -229,7 +182,8 @@ struct ta_list {
 	 * far bucket to move, UINT64_MAX when there is nothing. It may be
 	 * early, never late. The service reads it without the lock, every
 	 * tick, to skip lists with nothing to do; on a line of its own so
-	 * that reading it does not steal the lock's line.
+	 * that reading it does not steal the lock's line. Written only by
+	 * ta_list_min_update().
 	 */
 	uint64_t min_key __rte_cache_aligned;
 } __rte_cache_aligned;
@@ -291,11 +245,8 @@ struct timer_adapter {
 void ta_list_init(struct ta_list *list, uint16_t index, uint8_t far_shift);
 void ta_list_release(struct ta_list *list);
 struct ta_node *ta_list_node_alloc_chunk(struct ta_list *list);
-void ta_list_update_min(struct ta_list *list);
 int ta_list_use(struct timer_adapter *adapter, struct ta_list *list);
 void ta_list_declare_dead(struct timer_adapter *adapter, struct ta_list *list);
-int ta_far_move(struct ta_list *list, uint64_t tick);
-uint64_t ta_far_hint(const struct ta_list *list);
 uint16_t ta_credits_refill(struct timer_adapter *adapter, struct ta_list *list,
 			   uint16_t n);
 void ta_credits_spill(struct timer_adapter *adapter, struct ta_list *list);
@@ -345,9 +296,37 @@ ta_list_lock(struct timer_adapter *adapter, struct ta_list *list)
 	return -1;
 }
 
+/* How a change moved a list's earliest key, for ta_list_min_update(). */
+enum ta_min_change {
+	/* A key or far visit at tick t was added: the hint may only drop. */
+	TA_MIN_ADDED,
+	/* t is now the radix index's smallest key (UINT64_MAX: none). */
+	TA_MIN_EXACT,
+};
+
 /*
- * Link a node (key set) into its list's radix index, lowering the
- * service's hint if needed; the lock is held. 0, or -1 without memory.
+ * The one writer of list->min_key, the service's hint (see struct
+ * ta_list); the lock is held. After an addition the hint drops to t if t
+ * is earlier, in O(1); after a removal that may have raised the earliest
+ * key the caller passes the index's smallest key and the hint becomes the
+ * earlier of it and the far ring's next visit.
+ */
+static inline void
+ta_list_min_update(struct ta_list *list, uint64_t t, enum ta_min_change how)
+{
+	if (how == TA_MIN_ADDED) {
+		if (t >= list->min_key)
+			return;
+	} else {
+		t = RTE_MIN(t, ta_far_next_visit(&list->far,
+						 list->collected_tick));
+	}
+	__atomic_store_n(&list->min_key, t, __ATOMIC_RELEASE);
+}
+
+/*
+ * Link a node (key set) into its list's radix index; the lock is held. 0,
+ * or -1 without memory.
  */
 static inline int
 ta_list_radix_link(struct ta_list *list, struct ta_node *node)
@@ -357,9 +336,43 @@ ta_list_radix_link(struct ta_list *list, struct ta_node *node)
 	if (unlikely(ret < 0))
 		return -1;
 	node->parked = 0;
-	if (ret == 1 && node->key < list->min_key)
-		__atomic_store_n(&list->min_key, node->key, __ATOMIC_RELEASE);
+	if (ret == 1)
+		ta_list_min_update(list, node->key, TA_MIN_ADDED);
 	return 0;
+}
+
+/*
+ * Link a node (key set) into its list: parked in its far bucket if it is
+ * due beyond the next span, else in the radix index; the lock is held.
+ * now_tick is the current tick, or 0 if the caller does not know it. 0, or
+ * -1 without memory.
+ */
+static inline int
+ta_list_link(struct ta_list *list, struct ta_node *node, uint64_t now_tick)
+{
+	uint64_t visit;
+
+	if (ta_far_park(&list->far, node, now_tick, &visit)) {
+		ta_list_min_update(list, visit, TA_MIN_ADDED);
+		return 0;
+	}
+	return ta_list_radix_link(list, node);
+}
+
+/*
+ * Unlink a node that is still in its list (its key is beyond the last
+ * collected tick); the lock is held.
+ */
+static inline void
+ta_list_unlink(struct ta_list *list, struct ta_node *node)
+{
+	/* A parked timer's visit tick stays: a stale early hint is valid. */
+	if (node->parked)
+		ta_far_unpark(&list->far, node);
+	else if (ta_radix_remove(&list->radix, node->key, &node->link) == 1 &&
+		 node->key == list->min_key)
+		ta_list_min_update(list, ta_radix_next(&list->radix, 0),
+				   TA_MIN_EXACT);
 }
 
 /* Node pool and credits of a list; its lock is held. */
@@ -401,55 +414,6 @@ ta_credits_put(struct timer_adapter *adapter, struct ta_list *list,
 	list->credits += n;
 	if (unlikely(list->credits > 2 * TA_CREDIT_BATCH))
 		ta_credits_spill(adapter, list);
-}
-
-/*
- * Park a timer whose key (set) is due beyond the next span in its far
- * bucket; the list's lock is held. now_tick is the current tick, or 0 if
- * the caller does not know it. Returns 1 if parked, 0 if the timer belongs
- * in the radix index (near, beyond the ring, or no ring).
- */
-static inline int
-ta_far_park(struct ta_list *list, struct ta_node *node, uint64_t now_tick)
-{
-	struct ta_far *far = list->far;
-	const uint64_t span = node->key >> list->far_shift;
-	uint64_t visit;
-
-	if (unlikely(far == NULL))
-		return 0;
-	/*
-	 * With nothing parked the service may not have visited for long:
-	 * bring far_moved_span to the present (any value is valid for empty
-	 * buckets) so that near timers are not parked.
-	 */
-	if (unlikely(far->nb == 0) && now_tick != 0 &&
-	    (now_tick >> list->far_shift) + 1 > list->far_moved_span)
-		list->far_moved_span = (now_tick >> list->far_shift) + 1;
-	if (span <= list->far_moved_span || span - list->far_moved_span >= TA_FAR_NB)
-		return 0;
-	ta_fifo_append(&far->bucket[span & TA_FAR_MASK], &node->link);
-	far->count[span & TA_FAR_MASK]++;
-	__atomic_store_n(&far->nb, far->nb + 1, __ATOMIC_RELAXED);
-	node->parked = 1;
-	/* The service moves the bucket during the span before. */
-	visit = (span - 1) << list->far_shift;
-	if (visit < list->min_key)
-		__atomic_store_n(&list->min_key, visit, __ATOMIC_RELEASE);
-	return 1;
-}
-
-/* Take a parked timer out of its far bucket; the list's lock is held. */
-static inline void
-ta_far_unpark(struct ta_list *list, struct ta_node *node)
-{
-	struct ta_far *far = list->far;
-	const unsigned int b = (node->key >> list->far_shift) & TA_FAR_MASK;
-
-	ta_fifo_unlink(&far->bucket[b], &node->link);
-	far->count[b]--;
-	__atomic_store_n(&far->nb, far->nb - 1, __ATOMIC_RELAXED);
-	node->parked = 0;
 }
 
 #endif /* _TA_PRIVATE_H_ */

@@ -6,16 +6,17 @@
  * The adapter's service: detach what is due, build events, enqueue them.
  *
  * Each call reads the clock once. When the tick advanced, every list whose
- * smallest key is due is cut under its lock: each due tick's whole FIFO is
- * spliced, in O(1), onto the service's FIFO. Then timers are taken from
- * the FIFO's front and settled against cancel under their list's lock
- * (one hold per run of up to TA_SVC_HOLD timers of a list), and their
- * events built into a buffer that is enqueued in bursts; this repeats
- * while the event device accepts events, for at most TA_SVC_BUDGET timers.
- * What the device refuses stays in the buffer and in the FIFO, in order,
- * for the next call: nothing is re-inserted, dropped or reordered by
- * backpressure. Settled nodes go
- * straight back to their list's pool, under the same hold.
+ * hint (min_key) is due is collected under its lock: far buckets whose
+ * time has come are moved into its radix index (ta_far.c), then each due
+ * tick's whole FIFO is spliced, in O(1), onto the service's FIFO. Then
+ * timers are taken from the FIFO's front and settled against cancel under
+ * their list's lock (one hold per run of up to TA_SVC_HOLD timers of a
+ * list), and their events built into a buffer that is enqueued in bursts;
+ * this repeats while the event device accepts events, for at most
+ * TA_SVC_BUDGET timers. What the device refuses stays in the buffer and in
+ * the FIFO, in order, for the next call: nothing is re-inserted, dropped
+ * or reordered by backpressure. Settled nodes go straight back to their
+ * list's pool, under the same hold.
  */
 
 #include <errno.h>
@@ -27,12 +28,6 @@
 
 #include "ta_private.h"
 #include "ta_time.h"
-
-static inline struct ta_node *
-ta_node_of(struct ta_link *l)
-{
-	return container_of(l, struct ta_node, link);
-}
 
 /* Append a circular FIFO (no sentinel) at the tail of the service's. */
 static inline void
@@ -46,33 +41,41 @@ ta_fifo_splice(struct ta_link *fifo, struct ta_link *head)
 	fifo->prev = last;
 }
 
+/* Move a list's due timers to the service's FIFO; its lock is held. */
+static void
+ta_collect_list(struct timer_adapter *adapter, struct ta_list *list,
+		uint64_t tick)
+{
+	struct ta_service *svc = &adapter->svc;
+	struct ta_radix *radix = &list->radix;
+	uint64_t key;
+
+	/* Far buckets whose time has come go into the radix index first. */
+	if (unlikely(ta_far_move(&list->far, radix, tick) < 0) &&
+	    svc->far_nomem++ == 0)
+		TA_SVC_LOG(ERR, "adapter %u: no memory to index parked "
+			   "timers of list %u; retrying (they will be "
+			   "late)", adapter->id, list->index);
+	for (key = ta_radix_next(radix, 0); key <= tick;
+	     key = ta_radix_next(radix, key + 1))
+		ta_fifo_splice(&svc->fifo, ta_radix_take(radix, key));
+	list->collected_tick = tick;
+	ta_list_min_update(list, key, TA_MIN_EXACT);
+}
+
 /* Move every due timer of every used list to the FIFO. */
 static void
 ta_collect(struct timer_adapter *adapter, uint64_t tick)
 {
-	struct ta_service *svc = &adapter->svc;
 	uint32_t i, nb = __atomic_load_n(&adapter->nb_used, __ATOMIC_ACQUIRE);
 
 	for (i = 0; i < nb; i++) {
 		struct ta_list *list = &adapter->lists[adapter->used_idx[i]];
-		uint64_t key;
 
 		if (__atomic_load_n(&list->min_key, __ATOMIC_ACQUIRE) > tick ||
 		    ta_list_lock(adapter, list) < 0)
 			continue;
-		/* Far buckets whose time has come go into the radix index first. */
-		if (unlikely(ta_far_move(list, tick) < 0) &&
-		    svc->far_nomem++ == 0)
-			TA_SVC_LOG(ERR, "adapter %u: no memory to index parked "
-				   "timers of list %u; retrying (they will be "
-				   "late)", adapter->id, list->index);
-		for (key = ta_radix_next(&list->radix, 0); key <= tick;
-		     key = ta_radix_next(&list->radix, key + 1))
-			ta_fifo_splice(&svc->fifo, ta_radix_take(&list->radix, key));
-		list->collected_tick = tick;
-		__atomic_store_n(&list->min_key,
-				 RTE_MIN(key, ta_far_hint(list)),
-				 __ATOMIC_RELEASE);
+		ta_collect_list(adapter, list, tick);
 		ta_unlock(&list->lock);
 	}
 }
@@ -104,7 +107,7 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_list *list,
 		ta_counter_add(&svc->stats.evtim_drop_count, k);
 	}
 	key = ta_tick_ceil(adapter, next);
-	/* Keys at or before the last cut would never be cut again. */
+	/* A key at or before the last collected tick would stay forever. */
 	if (key <= svc->last_tick)
 		key = svc->last_tick + 1;
 	evtim->impl_opaque[1] = next;

@@ -54,33 +54,49 @@
  *   built. The work per service call is bounded so that other services on
  *   the same lcore (the event_sw scheduler) keep running.
  *
- * Deliberate differences from DPDK 22.11's software adapter, all in the
- * direction of rejecting what DPDK accepts but cannot honour:
- * - create rejects timer_tick_ns == 0, max_tmo_ns < timer_tick_ns and
- *   nb_timers == 0 with EINVAL (DPDK divides by zero later).
- * - lookup of an id >= TIMER_ADAPTER_NUM_MAX fails with EINVAL (DPDK reads
- *   out of bounds); a failing private init reports its real errno (ENOMEM)
+ * Deliberate differences from DPDK 22.11's software adapter, mostly in the
+ * direction of rejecting what DPDK accepts but cannot honour. Each has a
+ * tag in brackets, the one list both checks read: the differential test
+ * (tests/test_differential.c) fails unless its expected differences use
+ * exactly these tags, and docs/differences.rst is generated from this list
+ * by tools/differences.py (the same test fails when it is out of date).
+ * - [create-checks] create rejects timer_tick_ns == 0, max_tmo_ns <
+ *   timer_tick_ns and nb_timers == 0 with EINVAL (DPDK accepts the first
+ *   two and divides by zero later; it reports EPERM for the third).
+ * - [null-conf-cb] create_ext with a NULL conf_cb fails with EINVAL and
+ *   leaves the id free (DPDK keeps the id's data memzone, so a later
+ *   create with that id fails with EEXIST).
+ * - [lookup-range] lookup of an id >= TIMER_ADAPTER_NUM_MAX fails with
+ *   EINVAL (DPDK reads out of bounds).
+ * - [init-errno] A failing private init reports its real errno (ENOMEM)
  *   instead of EPERM.
- * - A timeout whose timeout_ticks * timer_tick_ns overflows 64 bits is
- *   reported as RTE_EVENT_TIMER_ERROR_TOOLATE (DPDK wraps around).
- * - When the node pool runs dry in the middle of a burst, the timers before
- *   it stay armed and the call returns a short count with ENOSPC (DPDK
- *   returns 0 even when some could have been armed).
- * - A single-shot timer that cannot be delivered because the event device
- *   is full is kept, in order, until it can be (DPDK re-inserts it into a
- *   skiplist and counts evtim_retry_count). evtim_retry_count here counts
- *   enqueue attempts that left events waiting for a later try.
- * - A periodic timer whose firings fall behind (the device was full for
- *   longer than a period) fires once and skips the missed periods, counting
- *   each in evtim_drop_count; it stays armed (DPDK drops the firing when
- *   its buffer is full).
- * - The default port configuration callback used by timer_adapter_create()
- *   cannot read the device's current configuration (DPDK keeps it in a
- *   driver-only structure): it reconfigures the device with the current
- *   queue and port counts (plus one port) and the device's maximum limits.
- *   Applications with their own event device configuration should use
- *   timer_adapter_create_ext().
- * - remaining_ticks_get exists (DPDK 23.03 and later only).
+ * - [tmo-overflow] A timeout whose timeout_ticks * timer_tick_ns overflows
+ *   64 bits is reported as RTE_EVENT_TIMER_ERROR_TOOLATE (DPDK wraps
+ *   around and arms a timer of about one tick).
+ * - [partial-burst] When the node pool runs dry in the middle of a burst,
+ *   the timers before it stay armed and the call returns a short count
+ *   with ENOSPC (DPDK returns 0 even when some could have been armed).
+ * - [cancel-expiry-race] Expiry and cancel of one timer are settled on one
+ *   word: exactly one wins, and a timer whose event was built never ends
+ *   CANCELED (DPDK's cancel can succeed on a timer whose event it has
+ *   already delivered).
+ * - [device-full] A single-shot timer that cannot be delivered because the
+ *   event device is full is kept, in order, until it can be (DPDK
+ *   re-inserts it into a skiplist and counts evtim_retry_count).
+ *   evtim_retry_count here counts enqueue attempts that left events
+ *   waiting for a later try.
+ * - [periodic-behind] A periodic timer whose firings fall behind (the
+ *   device was full for longer than a period) fires once and skips the
+ *   missed periods, counting each in evtim_drop_count; it stays armed
+ *   (DPDK drops the firing when its buffer is full).
+ * - [default-port-cb] The default port configuration callback used by
+ *   timer_adapter_create() cannot read the device's current configuration
+ *   (DPDK keeps it in a driver-only structure): it reconfigures the device
+ *   with the current queue and port counts (plus one port) and the
+ *   device's maximum limits. Applications with their own event device
+ *   configuration should use timer_adapter_create_ext().
+ * - [remaining-ticks] remaining_ticks_get exists (DPDK 23.03 and later
+ *   only).
  *
  * Names used in shared memory and in rte_service differ from DPDK's
  * ("ta_data_<id>", "ta_svc_<id>"), so both adapters can live in one process.
