@@ -2,124 +2,238 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The timer_pipeline authors
 #
-# timer_pipeline against DPDK's l2fwd-event on the same machine, event
-# device and input: net_pcap replaying (infinite_rx) a capture of 100,000
-# UDP flows, event_sw, one service lcore. Then timer_pipeline aging
-# 1,000,000 flows read once from a capture. Writes bench/pipeline.json and
-# prints a table.
+# The pipeline figures a user of a flow-aging pipeline asks for, each side
+# by side in one run, repetitions interleaved (A B C ... A B C ...):
 #
-#   bash scripts/bench_pipeline.sh [SECONDS]      (default 20 s per run)
+#   forwarding  timer_pipeline (per-flow timeouts; lazy and every-packet
+#               refresh; --timer-adapter direct and rte) against DPDK's
+#               l2fwd-event made fair (below), net_pcap replaying a capture
+#               of 100,000 UDP flows (infinite_rx), event_sw, atomic queue;
+#   churn       the same capture with a 10 ms idle timeout and a 1 ms tick:
+#               every flow ends between two passes of the capture and
+#               starts again, so arms, expiries and records run at the
+#               packet rate; flows/s and expiry lateness p50/p99;
+#   aging       1M and 4M flows read once from a capture (2 s timeout):
+#               time from the last packet to the last record, peak RSS,
+#               both adapters;
+#   ipfix       scripts/bench_ipfix.sh, when present (IPFIX export against
+#               softflowd); its JSON is merged.
 #
-# l2fwd-event is built from the dpdk-doc package's sources; it needs a main
-# lcore, a worker lcore and a service lcore, so on a 2-CPU machine its
-# worker shares CPU 0 with its main lcore (--lcores=0@0,1@1,2@0), while
-# timer_pipeline runs RX+worker on lcore 0 and the services on lcore 1.
+# Each figure: median, min and max per program over the repetitions; each
+# ratio: ratio of the medians and the spread of the per-repetition ratios.
+# Writes $OUT/pipeline.json (default bench/) and prints a table.
+#
+#   bash scripts/bench_pipeline.sh [--quick] [--reps N] [--secs S]
+#        [--no-aging] [--no-ipfix]
+#
+#   full:   5 repetitions of 10 s, aging 1M and 4M x 3 reps (~15-20 min,
+#           plus ~3 min once to write the captures)
+#   quick:  2 repetitions of 5 s, aging 100K x 1 rep (~2-3 min)
+#
+# Fair anchor. l2fwd-event is built out of tree from the dpdk-doc sources
+# with exactly two changes, applied below by sed and checked:
+#  1. its mbuf pool (sized for descriptors only) gets 131072 more mbufs:
+#     net_pcap's infinite_rx loads the whole capture into the pool, and
+#     without them the port cannot start;
+#  2. its statistics loop on the main lcore sleeps 1 ms per pass instead
+#     of spinning on the TSC: in the only 2-CPU layout it can run
+#     (main, worker, service lcore: --lcores=0@0,1@1,2@0) the spinning
+#     main lcore shares CPU 0 with the only worker and takes about half
+#     of its time. The loop still prints every -T seconds.
+# Same for both: capture, event_sw, atomic scheduling of packets, 4096
+# events in flight, 32-deep ports and bursts, 1024 RX/TX descriptors,
+# one service lcore on CPU 1, forwarding back out of the same port.
+# Different, by design of each program: l2fwd-event receives and sends
+# through the event device's RX/TX adapters (services on CPU 1, next to
+# the scheduler) and its worker lcore shares CPU 0 with its sleeping main
+# lcore; timer_pipeline polls RX on its main lcore (CPU 0, also the worker
+# and the 10 ms control loop) and sends from the worker, while the
+# scheduler and the timer adapter's service run on CPU 1.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 OUT=${BENCH_OUT:-bench}
-SECS=${1:-20}
+CAPS=${BENCH_CAPTURES:-$BUILD_DIR/bench-captures}
+QUICK=0
+REPS=5
+SECS=10
+AGING=1
+IPFIX=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) QUICK=1; REPS=2; SECS=5 ;;
+	--reps) REPS=$2; shift ;;
+	--secs) SECS=$2; shift ;;
+	--no-aging) AGING=0 ;;
+	--no-ipfix) IPFIX=0 ;;
+	[0-9]*) SECS=$1 ;;	# the old positional form: seconds per run
+	*) echo "bench_pipeline: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+	shift
+done
+case "$REPS$SECS" in *[!0-9]*)
+	echo "bench_pipeline: --reps and --secs take integers" >&2; exit 2 ;;
+esac
+[ "$SECS" -ge 4 ] || { echo "bench_pipeline: --secs >= 4" >&2; exit 2; }
 export BUILD_DIR
-bash scripts/setup.sh
+# BENCH_SKIP_SETUP=1: use the binaries already in BUILD_DIR as they are.
+[ "${BENCH_SKIP_SETUP:-0}" = 1 ] || bash scripts/setup.sh
 if [ "$(id -u)" = 0 ]; then
-	for p in dpdk-doc make time; do
+	for p in dpdk-doc make time patch; do
 		dpkg-query -W -f='${Status}' $p 2>/dev/null |
 			grep -q "install ok installed" ||
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 				--no-install-recommends $p >/dev/null
 	done
-	hp=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
-	if [ -w "$hp" ] && [ "$(cat $hp)" -lt 1536 ]; then
-		echo 1536 > "$hp" 2>/dev/null || true
-	fi
 fi
-mkdir -p "$OUT" "$BUILD_DIR/l2fwd-event"
+mkdir -p "$OUT" "$CAPS"
+rm -rf "$OUT/pipeline_logs"
+LOGS=$OUT/pipeline_logs
+mkdir -p "$LOGS"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
-# l2fwd-event, built out of tree with its pkg-config Makefile. One change:
-# its mbuf pool (sized for descriptors only, at least 8192) gets 131072
-# more mbufs, since net_pcap's infinite_rx loads the whole capture into it.
-L2=$BUILD_DIR/l2fwd-event
-if [ ! -x "$L2/build/l2fwd-event" ]; then
-	cp -r /usr/share/dpdk/examples/l2fwd-event/. "$L2/"
-	sed -i 's/MEMPOOL_CACHE_SIZE), 8192U);/MEMPOOL_CACHE_SIZE), 8192U) + 131072;/' \
-		"$L2/main.c"
-	grep -q '8192U) + 131072;' "$L2/main.c" ||
-		{ echo "bench_pipeline: cannot enlarge l2fwd-event's pool" >&2; exit 1; }
-	make -s -C "$L2" >/dev/null
+# Memory: hugepages when enough are free for every run (the aging runs
+# need ~3 GB with 4M flows), else 4K pages; the same for both programs.
+free_mb=$(awk '/HugePages_Free/ {f=$2} /Hugepagesize/ {s=$2}
+	END {print int(f * s / 1024)}' /proc/meminfo)
+if [ "${BENCH_HUGE:-auto}" = 1 ] ||
+   { [ "${BENCH_HUGE:-auto}" = auto ] && [ "$free_mb" -ge 4096 ]; }; then
+	MEM="--in-memory"
+else
+	# (--no-huge implies legacy memory, which --in-memory refuses)
+	MEM="--no-huge -m 4096 --file-prefix bench_pipeline_$$"
 fi
 
-CAP100K=$OUT/udp100k.pcap
-CAP1M=$OUT/udp1m.pcap
-[ -f "$CAP100K" ] || "$PY" tools/gen_pcap.py -o "$CAP100K" --seed 100 \
-	--flows 100000 --mix udp=1 --pkts 1 --vlan-pct 0 --ipv6-pct 0 \
-	--idle-gap-pct 0 --size 64 >/dev/null
-[ -f "$CAP1M" ] || "$PY" tools/gen_pcap.py -o "$CAP1M" --seed 1000 \
-	--flows 1000000 --mix udp=1 --pkts 1 --vlan-pct 0 --ipv6-pct 0 \
-	--idle-gap-pct 0 --size 64 >/dev/null
+# l2fwd-event, fair (the two changes listed at the top).
+L2=$BUILD_DIR/l2fwd-event-fair
+build_l2fwd() {
+	local src=/usr/share/dpdk/examples/l2fwd-event
+
+	[ -x "$L2/build/l2fwd-event" ] && return 0
+	rm -rf "$L2"
+	mkdir -p "$L2"
+	cp -r "$src/." "$L2/"
+	sed -i 's/MEMPOOL_CACHE_SIZE), 8192U);/MEMPOOL_CACHE_SIZE), 8192U) + 131072;/' \
+		"$L2/main.c"
+	sed -i '/^l2fwd_event_print_stats(/,/^}/ s/^\twhile (!rsrc->force_quit) {$/&\n\t\trte_delay_us_sleep(1000); \/* bench: do not spin *\//' \
+		"$L2/main.c"
+	grep -q '8192U) + 131072;' "$L2/main.c" &&
+		[ "$(grep -c 'rte_delay_us_sleep(1000); /\* bench' "$L2/main.c")" = 1 ] ||
+		{ echo "bench_pipeline: cannot patch l2fwd-event" >&2; exit 1; }
+	diff -u "$src/main.c" "$L2/main.c" > "$L2/fair.diff" || true
+	make -s -C "$L2" >/dev/null
+}
+build_l2fwd
+cp "$L2/fair.diff" "$OUT/l2fwd-event-fair.diff"
+
+capture() { # capture FILE FLOWS SEED
+	[ -f "$1" ] && return 0
+	echo "== writing $1 ($2 flows, once)"
+	"$PY" tools/gen_pcap.py -o "$1.tmp" --seed "$3" --flows "$2" \
+		--mix udp=1 --pkts 1 --vlan-pct 0 --ipv6-pct 0 \
+		--idle-gap-pct 0 --size 64 >/dev/null
+	mv "$1.tmp" "$1"
+}
+CAP100K=$CAPS/udp100k.pcap
+capture "$CAP100K" 100000 100
 
 TP=$BUILD_DIR/examples/timer_pipeline/dpdk-timer_pipeline
+[ -x "$TP" ] || { echo "bench_pipeline: build $TP first" >&2; exit 1; }
 VDEV="net_pcap0,rx_pcap=$CAP100K,infinite_rx=1"
+# shellcheck disable=SC2086
+EAL_COMMON="--no-pci $MEM --vdev=event_sw0 --log-level=lib.eal:warning"
 
-echo "== timer_pipeline, $SECS s, 100K flows replayed (infinite_rx)"
-timeout -s INT $((SECS + 30)) "$TP" -l 0-1 -s 0x2 --no-pci --in-memory \
-	--vdev=event_sw0 --vdev="$VDEV" --log-level=lib.eal:warning -- \
-	--fwd-mode loop --flows 262144 --tmo-udp 5s -T 1 --duration "$SECS" \
-	> "$OUT/tp_100k.log" 2>&1 || true
-echo "== l2fwd-event, $SECS s, same capture"
-timeout -s INT "$SECS" "$L2/build/l2fwd-event" --lcores=0@0,1@1,2@0 -s 0x2 \
-	--no-pci --in-memory --vdev=event_sw0 --vdev="$VDEV" \
-	--log-level=lib.eal:warning -- -p 0x1 --mode=eventdev \
-	--eventq-sched=atomic -T 1 > "$OUT/l2fwd_100k.log" 2>&1 || true
-echo "== timer_pipeline aging 1,000,000 flows (capture read once)"
-/usr/bin/time -v timeout -s INT 600 "$TP" -l 0-1 -s 0x2 --no-pci --in-memory \
-	--vdev=event_sw0 --vdev="net_pcap0,rx_pcap=$CAP1M" \
-	--log-level=lib.eal:warning -- --fwd-mode drop --flows 1200000 \
-	--tmo-udp 2s -T 5 --stop-when-done > "$OUT/tp_1m.log" 2>&1 || true
-
-"$PY" - "$OUT" "$SECS" <<'PYEOF'
-import json, os, re, statistics, sys
-out, secs = sys.argv[1], int(sys.argv[2])
-
-def rates(values):
-    """Per-second deltas of a cumulative counter, steady part only."""
-    d = [b - a for a, b in zip(values, values[1:])]
-    d = d[2:-1] if len(d) > 4 else d
-    return statistics.median(d) if d else 0
-
-tp = open(os.path.join(out, "tp_100k.log"), errors="replace").read()
-tp_rx = [int(x) for x in re.findall(r"^\s+rx\s+(\d+) pkts", tp, re.M)]
-l2 = open(os.path.join(out, "l2fwd_100k.log"), errors="replace").read()
-l2_rx = [int(x) for x in re.findall(r"Total packets received:\s+(\d+)", l2)]
-one = open(os.path.join(out, "tp_1m.log"), errors="replace").read()
-# TSC rate: from timer_bench's conditions if it ran, else the CPU clock.
-hz = None
-try:
-    hz = json.load(open(os.path.join(out, "results.json")))["conditions"]["tsc_hz"]
-except (OSError, ValueError, KeyError):
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("cpu MHz"):
-            hz = float(line.split(":")[1]) * 1e6
-            break
-res = {
-    "timer_pipeline_100k_Mpps": rates(tp_rx) / 1e6,
-    "l2fwd_event_100k_Mpps": rates(l2_rx) / 1e6,
+run_l2fwd() { # run_l2fwd LOG
+	# shellcheck disable=SC2086
+	timeout -s INT "$SECS" "$L2/build/l2fwd-event" --lcores=0@0,1@1,2@0 \
+		-s 0x2 $EAL_COMMON --vdev="$VDEV" -- -p 0x1 --mode=eventdev \
+		--eventq-sched=atomic -T 1 > "$1" 2>&1 || true
 }
-for k in ("timer_pipeline_100k_Mpps", "l2fwd_event_100k_Mpps"):
-    # Two CPUs busy for the whole run: cycles of the machine per packet.
-    res[k.replace("Mpps", "cycles_per_pkt")] = (2 * hz / (res[k] * 1e6)
-                                                if res[k] and hz else None)
-created = re.findall(r"flows\s+active \d+ created (\d+) ended (\d+)", one)
-res["aging_1m_flows_created"] = int(created[-1][0]) if created else None
-res["aging_1m_flows_ended"] = int(created[-1][1]) if created else None
-res["aging_1m_exactly_once"] = "PASSED" in one
-el = re.search(r"Elapsed \(wall clock\) time.*: (\S+)", one)
-rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", one)
-res["aging_1m_wall"] = el.group(1) if el else None
-res["aging_1m_max_rss_MB"] = int(rss.group(1)) / 1024 if rss else None
-json.dump(res, open(os.path.join(out, "pipeline.json"), "w"), indent=2)
-for k, v in res.items():
-    print("%-34s %s" % (k, v))
-PYEOF
+
+run_tp() { # run_tp LOG ADAPTER REFRESH [OPTIONS...]
+	local log=$1 adapter=$2 refresh=$3
+
+	shift 3
+	# shellcheck disable=SC2086
+	timeout -s INT $((SECS + 60)) "$TP" -l 0-1 -s 0x2 $EAL_COMMON \
+		--vdev="$VDEV" -- --fwd-mode loop --flows 262144 \
+		--timer-adapter "$adapter" --refresh "$refresh" -T 1 \
+		--duration "$SECS" "$@" > "$log" 2>&1 || true
+}
+
+# Programs of the forwarding and churn figures, run in this order in
+# every repetition.
+PROGS="l2fwd tp_direct_lazy tp_direct_every tp_rte_lazy tp_rte_every"
+PROGS="$PROGS churn_direct churn_rte"
+run_prog() { # run_prog NAME LOG
+	case $1 in
+	l2fwd) run_l2fwd "$2" ;;
+	tp_direct_lazy) run_tp "$2" direct lazy --tmo-udp 5s ;;
+	tp_direct_every) run_tp "$2" direct every-packet --tmo-udp 5s ;;
+	tp_rte_lazy) run_tp "$2" rte lazy --tmo-udp 5s ;;
+	tp_rte_every) run_tp "$2" rte every-packet --tmo-udp 5s ;;
+	churn_direct) run_tp "$2" direct lazy --tmo-udp 10ms \
+		--timer-tick 1ms --flow-log /dev/null ;;
+	churn_rte) run_tp "$2" rte lazy --tmo-udp 10ms --timer-tick 1ms \
+		--flow-log /dev/null ;;
+	esac
+}
+
+t_start=$(date +%s)
+for r in $(seq 1 "$REPS"); do
+	for p in $PROGS; do
+		echo "== rep $r/$REPS: $p ($SECS s)"
+		run_prog "$p" "$LOGS/$p.$r.log"
+	done
+done
+
+# Aging: a capture read once, 2 s idle timeout, stop when every flow
+# ended; the pipeline logs how long after the last packet that was.
+AGING_SIZES=""
+if [ "$AGING" = 1 ]; then
+	if [ "$QUICK" = 1 ]; then
+		AGING_SIZES="100k"
+		AGING_REPS=1
+	else
+		AGING_SIZES="1m 4m"
+		AGING_REPS=3
+		capture "$CAPS/udp1m.pcap" 1000000 1000
+		capture "$CAPS/udp4m.pcap" 4000000 4000
+	fi
+fi
+for n in $AGING_SIZES; do
+	case $n in
+	100k) flows=131072 ;;
+	1m) flows=1200000 ;;
+	4m) flows=4400000 ;;
+	esac
+	for r in $(seq 1 "$AGING_REPS"); do
+		for a in direct rte; do
+			echo "== aging $n flows, $a adapter, rep $r/$AGING_REPS"
+			# shellcheck disable=SC2086
+			/usr/bin/time -v timeout -s INT 600 "$TP" -l 0-1 -s 0x2 \
+				$EAL_COMMON \
+				--vdev="net_pcap0,rx_pcap=$CAPS/udp$n.pcap" -- \
+				--fwd-mode drop --flows "$flows" --timer-adapter "$a" \
+				--tmo-udp 2s -T 0 --stop-when-done \
+				--flow-log /dev/null \
+				> "$LOGS/aging_${n}_$a.$r.log" 2>&1 || true
+		done
+	done
+done
+
+if [ "$IPFIX" = 1 ] && [ -f scripts/bench_ipfix.sh ]; then
+	echo "== IPFIX export (scripts/bench_ipfix.sh)"
+	ipfix_args=()
+	[ "$QUICK" = 1 ] && ipfix_args+=(--quick)
+	BENCH_OUT=$OUT bash scripts/bench_ipfix.sh "${ipfix_args[@]}" \
+		> "$LOGS/ipfix.log" 2>&1 ||
+		echo "bench_pipeline: bench_ipfix.sh failed (see $LOGS/ipfix.log)"
+fi
+
+"$PY" tools/bench_pipeline_report.py --logs "$LOGS" --out "$OUT" \
+	--reps "$REPS" --secs "$SECS" --quick "$QUICK" \
+	--progs "$PROGS" --aging "$AGING_SIZES" \
+	--wall $(($(date +%s) - t_start)) --mem "$MEM"
