@@ -16,6 +16,19 @@ Optional extra frames: malformed ones (truncated at each header, bad IHL,
 bad IPv4 total length, bad IPv6 payload length), well-formed non-IP
 frames (unknown ethertype) and random garbage behind IP/VLAN ethertypes.
 
+--linktype writes the same traffic with another link-layer header in
+place of Ethernet: Linux cooked (sll, sll2), raw IP (raw, ipv4, ipv6) or
+loopback (null: little-endian address family, loop: network order). The
+pipeline gives each such packet a 14-byte Ethernet header, so the expected
+records (bytes of the Ethernet frame) are those of the Ethernet capture.
+Flows are untagged there; ipv4 and ipv6 hold flows of that version only.
+
+--big-tcp N adds N TCP segments of --big-tcp-size bytes (80000: BIG TCP /
+GSO captures) to TCP flows; no pipeline record counts them (they are
+dropped as oversize), the JSON says how many ("oversize").
+--mixed-linktype T writes pcapng with two interfaces: flows of odd number
+on a second interface of link type T (sll, raw...).
+
 With --expect FILE the flow records timer_pipeline must produce are written
 as JSON, for two ways of running it:
   "unpaced": the capture read as fast as possible: one record per flow,
@@ -293,6 +306,24 @@ class Generator:
         return self.mac_s + self.mac_c + struct.pack("!H", ETH_UNKNOWN) + \
             payload
 
+    def big_tcp(self, flows, n, size):
+        """n data segments of size bytes in TCP flows, as GSO captures
+        them: IPv4 total length 0, IPv6 payload length 0 (jumbo)."""
+        tcp = [f for f in flows if f.proto == "tcp"]
+        out = []
+        for i in range(n if tcp else 0):
+            f = tcp[i % len(tcp)]
+            t, d = f.pkts[3][0], f.pkts[3][1]   # with the first data
+            l4 = self.l4(f, d, ACK | PSH, b"")
+            etype, l3 = self.l3(f, d, 6, l4)
+            l3 = bytearray(l3)
+            struct.pack_into("!H", l3, 2 if f.ipver == 4 else 4, 0)
+            frame = self.l2(f, d, etype) + bytes(l3)
+            frame += bytes((f.fid + j) & 0xFF
+                           for j in range(size - len(frame)))
+            out.append((t, f.fid, 3, frame))
+        return out
+
     # ---- everything ------------------------------------------------------
     def generate(self):
         a, r = self.a, self.rng
@@ -314,17 +345,65 @@ class Generator:
         for i in range(a.garbage):
             t = r.randint(a.start_us, end)
             events.append((t, base + i, 0, self.garbage(i)))
+        events += self.big_tcp(flows, a.big_tcp, a.big_tcp_size)
         events.sort(key=lambda e: (e[0], e[1], e[2]))
         return flows, events
 
 
-def write_pcap(path, events):
+# Link types: pcap LINKTYPE_ number and the header that replaces Ethernet.
+LINKTYPES = {"ether": 1, "sll": 113, "sll2": 276, "raw": 101, "ipv4": 228,
+             "ipv6": 229, "null": 0, "loop": 108}
+AF_INET, AF_INET6_DARWIN, AF_INET6_OPENBSD = 2, 30, 24
+
+
+def relink(frame, linktype):
+    """The Ethernet frame with linktype's header in place of Ethernet's."""
+    if linktype == "ether":
+        return frame
+    etype = struct.unpack_from("!H", frame, 12)[0]
+    src, ip = frame[6:12], frame[14:]
+    v6 = etype == ETH_IPV6
+    if linktype == "sll":       # packet type 0 (to us), ARPHRD_ETHER
+        return struct.pack("!HHH8sH", 0, 1, 6, src, etype) + ip
+    if linktype == "sll2":      # protocol, reserved, ifindex, ARPHRD_ETHER
+        return struct.pack("!HHIHBB8s", etype, 0, 1, 1, 0, 6, src) + ip
+    if linktype == "null":      # host order: written little-endian
+        return struct.pack("<I", AF_INET6_DARWIN if v6 else AF_INET) + ip
+    if linktype == "loop":      # network order
+        return struct.pack("!I", AF_INET6_OPENBSD if v6 else AF_INET) + ip
+    return ip                   # raw, ipv4, ipv6
+
+
+def write_pcap(path, events, linktype="ether", snaplen=65535):
     with open(path, "wb") as out:
-        out.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        out.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, snaplen,
+                              LINKTYPES[linktype]))
         for t, _a, _b, frame in events:
+            frame = relink(frame, linktype)
             out.write(struct.pack("<IIII", t // 1000000, t % 1000000,
                                   len(frame), len(frame)))
             out.write(frame)
+
+
+def write_pcapng(path, events, mixed, snaplen=65535):
+    """pcapng: interface 0 Ethernet, 1 of link type mixed (odd flows)."""
+    def block(btype, body):
+        body += b"\0" * (-len(body) % 4)
+        n = len(body) + 12
+        return struct.pack("<II", btype, n) + body + struct.pack("<I", n)
+
+    with open(path, "wb") as out:
+        out.write(block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0,
+                                                 -1)))
+        out.write(block(1, struct.pack("<HHI", 1, 0, snaplen)))
+        out.write(block(1, struct.pack("<HHI", LINKTYPES[mixed], 0,
+                                       snaplen)))
+        for t, fid, _b, frame in events:
+            ifc = fid % 2
+            frame = relink(frame, mixed) if ifc else frame
+            out.write(block(6, struct.pack("<IIIII", ifc, t >> 32,
+                                           t & 0xFFFFFFFF, len(frame),
+                                           len(frame)) + frame))
 
 
 # ---- expected records (the pipeline's aging rules, as a model) ----------
@@ -453,6 +532,15 @@ def main():
                    help="random frames (fuzzing; not in --expect) (0)")
     p.add_argument("--start", type=float, default=1700000000.0,
                    help="capture start, seconds since the epoch")
+    p.add_argument("--linktype", choices=sorted(LINKTYPES), default="ether",
+                   help="link-layer header (ether)")
+    p.add_argument("--big-tcp", type=int, default=0,
+                   help="oversize TCP segments to add (0)")
+    p.add_argument("--big-tcp-size", type=int, default=80000,
+                   help="their size in bytes (80000)")
+    p.add_argument("--mixed-linktype", choices=sorted(set(LINKTYPES) -
+                                                      {"ether"}),
+                   help="pcapng, odd flows on an interface of this type")
     p.add_argument("--expect", help="write the expected flow records (JSON)")
     for name, val in DEFAULT_TMO.items():
         p.add_argument("--tmo-" + name, type=float, default=val,
@@ -464,9 +552,24 @@ def main():
     a.start_us = int(a.start * 1e6)
     if a.size[0] < 14:
         p.error("--size must be at least 14")
+    if a.linktype != "ether" or a.mixed_linktype:
+        if a.malformed or a.non_ip or a.garbage:
+            p.error("--malformed, --non-ip, --garbage: Ethernet only")
+        a.vlan_pct = 0
+    if a.linktype == "ipv4" or a.mixed_linktype == "ipv4":
+        a.ipv6_pct = 0
+    if a.linktype == "ipv6" or a.mixed_linktype == "ipv6":
+        a.ipv6_pct = 100
+    if a.big_tcp and a.big_tcp_size <= 65535:
+        p.error("--big-tcp-size must be over 65535")
 
     flows, events = Generator(a).generate()
-    write_pcap(a.output, events)
+    # As tcpdump on Linux: a snapshot length that keeps BIG TCP whole.
+    snaplen = 262144 if a.big_tcp else 65535
+    if a.mixed_linktype:
+        write_pcapng(a.output, events, a.mixed_linktype, snaplen)
+    else:
+        write_pcap(a.output, events, a.linktype, snaplen)
     print("%s: %d packets, %d flows, %d malformed, %d non-IP, %d garbage" %
           (a.output, len(events), a.flows, a.malformed, a.non_ip,
            a.garbage), file=sys.stderr)
@@ -477,6 +580,7 @@ def main():
     exp = {
         "seed": a.seed, "packets": len(events), "flows": a.flows,
         "malformed": a.malformed, "non_ip": a.non_ip,
+        "oversize": a.big_tcp, "linktype": a.linktype,
         "flow_packets": sum(len(f.pkts) for f in flows),
         "timeouts": tmo,
         "unpaced": expected_records(flows, tmo, False, lambda m: None),

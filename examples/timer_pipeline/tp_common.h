@@ -68,6 +68,8 @@ enum tp_drop {
 	TP_DROP_TX,		/**< TX queue full. */
 	TP_DROP_SHUTDOWN,	/**< RX stopped: enqueue abandoned, stash. */
 	TP_DROP_EVDEV_FULL,	/**< Event device full past the RX retry. */
+	TP_DROP_OVERSIZE,	/**< Capture record net_pcap cannot carry. */
+	TP_DROP_NOT_ETHER,	/**< No Ethernet frame can carry it. */
 	TP_DROP_MAX
 };
 
@@ -165,6 +167,7 @@ struct tp_ctx {
 	bool txq_shared[RTE_MAX_ETHPORTS]; /**< Several lcores share a txq. */
 	rte_spinlock_t txq_lock[RTE_MAX_ETHPORTS]; /**< Serialises them. */
 	struct rte_ether_addr port_mac[RTE_MAX_ETHPORTS]; /**< Port MACs. */
+	uint16_t port_linktype[RTE_MAX_ETHPORTS]; /**< RX link type (pcap). */
 	bool ports_started;		/**< For teardown. */
 	struct rte_mempool *pool;	/**< Packet mbufs. */
 	int meta_offset;		/**< Our mbuf dynfield (tp_pkt_meta). */

@@ -31,6 +31,7 @@
 #include <rte_tcp.h>
 #include <rte_udp.h>
 
+#include "tp_capture.h"
 #include "tp_flow.h"
 
 /** Outcome of tp_parse(). */
@@ -41,6 +42,11 @@ enum tp_pkt_class {
 	TP_PKT_BAD_CHAIN,	/**< mbuf segment lengths do not add up to
 				 * pkt_len: nothing may read it, not even a
 				 * TX driver, so it is always dropped.
+				 */
+	TP_PKT_NOT_ETHER,	/**< Of a non-Ethernet capture, and no
+				 * Ethernet frame can carry it: link header
+				 * cut short, or a protocol that is neither
+				 * an ethertype nor IPv4/IPv6. Dropped.
 				 */
 };
 
@@ -89,6 +95,119 @@ tp_mbuf_consistent(const struct rte_mbuf *m)
 	for (n = 0; n < m->nb_segs && s != NULL; n++, s = s->next)
 		len += s->data_len;
 	return n == m->nb_segs && s == NULL && len == m->pkt_len;
+}
+
+/* Linux ARPHRD_NETLINK: SLL's protocol field is a netlink family. */
+#define TP_ARPHRD_NETLINK 824
+/* Address families of IPv6 in NULL/LOOP headers: Linux, NetBSD and
+ * OpenBSD, FreeBSD, Darwin. IPv4 is 2 everywhere.
+ */
+#define TP_AF_INET 2
+
+static __rte_always_inline uint16_t
+tp_family_ethertype(uint32_t fam)
+{
+	if (fam == TP_AF_INET)
+		return RTE_ETHER_TYPE_IPV4;
+	if (fam == 10 || fam == 24 || fam == 28 || fam == 30)
+		return RTE_ETHER_TYPE_IPV6;
+	return 0;
+}
+
+/* Bytes of the link-layer header of a capture's link type. */
+static __rte_always_inline uint32_t
+tp_link_hdr_len(int lt)
+{
+	switch (lt) {
+	case TP_DLT_LINUX_SLL: return 16;
+	case TP_DLT_LINUX_SLL2: return 20;
+	case TP_DLT_NULL:
+	case TP_DLT_LOOP: return 4;
+	default: return 0;	/* raw IP */
+	}
+}
+
+/*
+ * The ethertype of what follows a non-Ethernet link-layer header, read
+ * from the header: SLL's and SLL2's protocol field (an ethertype unless
+ * below 0x0600 or on a netlink device), NULL's address family (the
+ * capturing host's byte order: a value with its high half set was written
+ * in the other order, as tcpdump reads it), LOOP's (network order), or
+ * for raw IP the version nibble of the first byte. 0 if none.
+ */
+static __rte_always_inline uint16_t
+tp_link_ethertype(const uint8_t *h, int lt, uint32_t hlen)
+{
+	uint16_t proto, hatype;
+	uint32_t fam;
+
+	switch (lt) {
+	case TP_DLT_LINUX_SLL:
+	case TP_DLT_LINUX_SLL2:
+		proto = tp_rd16(h + (lt == TP_DLT_LINUX_SLL ? 14 : 0));
+		hatype = tp_rd16(h + (lt == TP_DLT_LINUX_SLL ? 2 : 8));
+		return hatype == TP_ARPHRD_NETLINK || proto < 0x0600 ?
+			0 : proto;
+	case TP_DLT_NULL:
+		memcpy(&fam, h, sizeof(fam));
+		if ((fam & 0xffff0000) != 0)
+			fam = rte_bswap32(fam);
+		return tp_family_ethertype(fam);
+	case TP_DLT_LOOP:
+		memcpy(&fam, h, sizeof(fam));
+		return tp_family_ethertype(rte_be_to_cpu_32(fam));
+	case TP_DLT_IPV4:
+		return RTE_ETHER_TYPE_IPV4;
+	case TP_DLT_IPV6:
+		return RTE_ETHER_TYPE_IPV6;
+	default:	/* RAW: 12, 14, 101 */
+		if (h[hlen] >> 4 == 4)
+			return RTE_ETHER_TYPE_IPV4;
+		return h[hlen] >> 4 == 6 ? RTE_ETHER_TYPE_IPV6 : 0;
+	}
+}
+
+/**
+ * Give a packet of a non-Ethernet capture (link type lt) an Ethernet
+ * header in place of its own link-layer header, src and dst as its MAC
+ * addresses and the ethertype its header names. Every later step sees an
+ * Ethernet frame: the parser, the flow's byte counts (the Ethernet frame),
+ * and TX, which never gets bytes that are not Ethernet.
+ *
+ * @return TP_PKT_FLOW when rewritten; TP_PKT_NOT_ETHER (header cut short,
+ *   no ethertype for it, no headroom) or TP_PKT_BAD_CHAIN: drop it.
+ */
+static __rte_always_inline enum tp_pkt_class
+tp_parse_to_ether(struct rte_mbuf *m, int lt, const struct rte_ether_addr *src,
+		  const struct rte_ether_addr *dst)
+{
+	const uint32_t hlen = tp_link_hdr_len(lt);
+	struct rte_ether_hdr *eh;
+	uint8_t buf[24];
+	const uint8_t *h;
+	uint16_t etype;
+
+	if (unlikely(!tp_mbuf_consistent(m)))
+		return TP_PKT_BAD_CHAIN;
+	/* The header and the first byte after it, in the first segment. */
+	if (m->pkt_len < hlen + 1 || m->data_len < hlen ||
+	    rte_pktmbuf_headroom(m) + hlen < RTE_ETHER_HDR_LEN)
+		return TP_PKT_NOT_ETHER;
+	h = rte_pktmbuf_read(m, 0, hlen + 1, buf);
+	if (h == NULL)
+		return TP_PKT_NOT_ETHER;
+	etype = tp_link_ethertype(h, lt, hlen);
+	if (etype == 0)
+		return TP_PKT_NOT_ETHER;
+	rte_pktmbuf_adj(m, (uint16_t)hlen);
+	eh = (struct rte_ether_hdr *)rte_pktmbuf_prepend(m,
+							 RTE_ETHER_HDR_LEN);
+	if (eh == NULL)
+		return TP_PKT_NOT_ETHER;
+	rte_ether_addr_copy(dst, &eh->dst_addr);
+	rte_ether_addr_copy(src, &eh->src_addr);
+	eh->ether_type = rte_cpu_to_be_16(etype);
+	return TP_PKT_FLOW;
 }
 
 /* VLAN ids (l2 holds l2_len bytes: 18 with a VLAN, 22 with QinQ). */

@@ -10,7 +10,6 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <stdarg.h>
@@ -20,7 +19,6 @@
 #include <unistd.h>
 
 #include <rte_bus.h>
-#include <rte_byteorder.h>
 #include <rte_cycles.h>
 #include <rte_dev.h>
 #include <rte_devargs.h>
@@ -29,298 +27,12 @@
 #include <rte_mbuf_dyn.h>
 #include <rte_mempool.h>
 
+#include "tp_capture.h"
 #include "tp_common.h"
 #include "tp_ports.h"
 
 #define TP_MEMPOOL_CACHE 256
 #define TP_MIN_MBUFS 8192
-
-/*
- * Capture files. net_pcap trusts its rx_pcap files: it hands over the
- * bytes of any link type as Ethernet frames, and for a record over 65535
- * bytes it builds an mbuf chain shorter than its pkt_len (the TX driver
- * then reads past the chain's end). So every rx_pcap file is scanned once
- * before EAL starts: its header, and every record header, without reading
- * the packets.
- */
-
-#define TP_PCAP_HDR_LEN 24
-#define TP_PCAP_REC_LEN 16
-#define TP_PCAP_MAGIC_US 0xa1b2c3d4u
-#define TP_PCAP_MAGIC_NS 0xa1b23c4du
-#define TP_PCAPNG_SHB 0x0a0d0d0au
-#define TP_PCAPNG_BOM 0x1a2b3c4du
-#define TP_LINKTYPE_ETHERNET 1
-/* net_pcap copies a record into the mbuf chain with a uint16_t length. */
-#define TP_PCAP_MAX_CAPLEN 65535u
-/* Replay-pace gaps worth a warning. */
-#define TP_PCAP_GAP_WARN_NS (600 * UINT64_C(1000000000))
-
-/** What one pass over a capture found. */
-struct tp_cap_scan {
-	bool pcapng;		/**< pcapng, else pcap. */
-	bool swap;		/**< Byte order opposite to ours. */
-	uint32_t ts_unit_ns;	/**< pcap timestamp fraction unit. */
-	uint32_t linktype;	/**< First non-Ethernet link type, else 1. */
-	uint64_t size;		/**< File size. */
-	uint64_t records;	/**< Complete packet records. */
-	uint64_t max_caplen;	/**< Largest captured length... */
-	uint64_t max_rec;	/**< ...and its record number (from 1). */
-	uint64_t cut_off;	/**< Where a record is cut short, 0: none. */
-	bool cut_in_header;	/**< In its record (or block) header. */
-	uint64_t max_gap_ns;	/**< Largest forward timestamp gap... */
-	uint64_t gap_rec;	/**< ...before this record. */
-};
-
-static uint32_t
-tp_rd32(const uint8_t *p, bool swap)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? rte_bswap32(v) : v;
-}
-
-static uint16_t
-tp_rd16s(const uint8_t *p, bool swap)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? rte_bswap16(v) : v;
-}
-
-static const char *
-tp_linktype_name(uint32_t lt)
-{
-	switch (lt) {
-	case 0: return "NULL, BSD loopback";
-	case 101: return "RAW, IP without a link-layer header";
-	case 105: return "IEEE802_11, Wi-Fi";
-	case 113: return "LINUX_SLL, Linux cooked capture";
-	case 127: return "IEEE802_11_RADIOTAP";
-	case 228: return "IPV4";
-	case 229: return "IPV6";
-	case 276: return "LINUX_SLL2, Linux cooked capture v2";
-	default: return "not Ethernet";
-	}
-}
-
-static void
-tp_scan_record(struct tp_cap_scan *sc, uint64_t caplen, uint64_t ts_ns,
-	       uint64_t *prev_ns)
-{
-	sc->records++;
-	if (caplen > sc->max_caplen) {
-		sc->max_caplen = caplen;
-		sc->max_rec = sc->records;
-	}
-	if (sc->records > 1 && ts_ns > *prev_ns &&
-	    ts_ns - *prev_ns > sc->max_gap_ns) {
-		sc->max_gap_ns = ts_ns - *prev_ns;
-		sc->gap_rec = sc->records;
-	}
-	*prev_ns = ts_ns;
-}
-
-/* pcap: 16-byte record headers, each followed by its captured bytes. */
-static int
-tp_scan_pcap(FILE *f, struct tp_cap_scan *sc, const uint8_t *hdr,
-	     char *err, size_t errlen)
-{
-	uint8_t rec[TP_PCAP_REC_LEN];
-	uint64_t off = TP_PCAP_HDR_LEN, caplen, prev = 0;
-	uint16_t major = tp_rd16s(hdr + 4, sc->swap);
-
-	if (major != 2) {
-		snprintf(err, errlen, "has pcap format version %u.%u; only "
-			 "2.x is read", major, tp_rd16s(hdr + 6, sc->swap));
-		return -1;
-	}
-	/* Bits 26-31 tell about a frame check sequence, not the type. */
-	sc->linktype = tp_rd32(hdr + 20, sc->swap) & 0x03ffffff;
-	while (off < sc->size) {
-		if (sc->size - off < TP_PCAP_REC_LEN ||
-		    fread(rec, sizeof(rec), 1, f) != 1) {
-			sc->cut_off = off;
-			sc->cut_in_header = true;
-			break;
-		}
-		caplen = tp_rd32(rec + 8, sc->swap);
-		if (sc->size - off - TP_PCAP_REC_LEN < caplen) {
-			sc->cut_off = off;
-			break;
-		}
-		tp_scan_record(sc, caplen, tp_rd32(rec, sc->swap) *
-			       UINT64_C(1000000000) + (uint64_t)tp_rd32(rec + 4,
-			       sc->swap) * sc->ts_unit_ns, &prev);
-		off += TP_PCAP_REC_LEN + caplen;
-		if (fseeko(f, (off_t)off, SEEK_SET) != 0) {
-			snprintf(err, errlen, "cannot be read: %s",
-				 strerror(errno));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/*
- * pcapng: blocks of (type, total length, body, total length). We look at
- * section headers (byte order), interface descriptions (link type) and
- * packet blocks (enhanced, simple, obsolete).
- */
-static int
-tp_scan_pcapng(FILE *f, struct tp_cap_scan *sc, char *err, size_t errlen)
-{
-	uint8_t b[28];
-	uint64_t off = 0, blen, caplen, prev = 0;
-	uint32_t type, bom;
-
-	while (off < sc->size) {
-		if (sc->size - off < 12 || fseeko(f, (off_t)off, SEEK_SET) != 0 ||
-		    fread(b, 12, 1, f) != 1) {
-			sc->cut_off = off;
-			sc->cut_in_header = true;
-			break;
-		}
-		type = tp_rd32(b, sc->swap);
-		if (type == TP_PCAPNG_SHB) {
-			bom = tp_rd32(b + 8, false);
-			if (bom != TP_PCAPNG_BOM &&
-			    bom != rte_bswap32(TP_PCAPNG_BOM)) {
-				snprintf(err, errlen, "is not a valid pcapng "
-					 "file: bad byte-order magic 0x%08x at "
-					 "byte %" PRIu64, bom, off + 8);
-				return -1;
-			}
-			sc->swap = bom != TP_PCAPNG_BOM;
-		}
-		blen = tp_rd32(b + 4, sc->swap);
-		if (blen < 12 || blen % 4 != 0) {
-			snprintf(err, errlen, "is damaged: pcapng block at "
-				 "byte %" PRIu64 " has length %" PRIu64, off,
-				 blen);
-			return -1;
-		}
-		if (sc->size - off < blen) {
-			sc->cut_off = off;
-			break;
-		}
-		memset(b + 12, 0, sizeof(b) - 12);
-		if (fread(b + 12, RTE_MIN(blen - 12, sizeof(b) - 12), 1, f) != 1)
-			break;
-		switch (type) {
-		case 1:		/* interface description */
-			if (sc->linktype == TP_LINKTYPE_ETHERNET)
-				sc->linktype = tp_rd16s(b + 8, sc->swap);
-			break;
-		case 2:		/* packet (obsolete) */
-		case 6:		/* enhanced packet */
-			caplen = tp_rd32(b + 20, sc->swap);
-			if (caplen > blen - 32) {
-				snprintf(err, errlen, "is damaged: packet "
-					 "block at byte %" PRIu64 " claims %"
-					 PRIu64 " bytes in %" PRIu64, off,
-					 caplen, blen);
-				return -1;
-			}
-			tp_scan_record(sc, caplen, 0, &prev);
-			break;
-		case 3:		/* simple packet */
-			caplen = RTE_MIN((uint64_t)tp_rd32(b + 8, sc->swap),
-					 blen - 16);
-			tp_scan_record(sc, caplen, 0, &prev);
-			break;
-		default:
-			break;
-		}
-		off += blen;
-	}
-	return 0;
-}
-
-/*
- * One pass over a capture: 0, or -1 with what is wrong with it in err
- * (a phrase that follows the file's name).
- */
-static int
-tp_cap_scan(const char *path, struct tp_cap_scan *sc, char *err,
-	    size_t errlen)
-{
-	uint8_t hdr[TP_PCAP_HDR_LEN];
-	struct stat st;
-	uint32_t magic;
-	size_t n;
-	FILE *f;
-	int fd, ret;
-
-	memset(sc, 0, sizeof(*sc));
-	sc->linktype = TP_LINKTYPE_ETHERNET;
-	/* O_NONBLOCK: a FIFO must not hold us before we see what it is. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot be opened: %s", strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "is not a regular file");
-		close(fd);
-		return -1;
-	}
-	f = fdopen(fd, "rb");
-	if (f == NULL) {
-		snprintf(err, errlen, "cannot be read: %s", strerror(errno));
-		close(fd);
-		return -1;
-	}
-	sc->size = (uint64_t)st.st_size;
-	n = fread(hdr, 1, sizeof(hdr), f);
-	ret = -1;
-	if (sc->size == 0) {
-		snprintf(err, errlen, "is empty (0 bytes), not a pcap file");
-		goto out;
-	}
-	if (n < 4) {
-		snprintf(err, errlen, "is not a pcap file: %zu byte%s, too "
-			 "short for a pcap header", n, n == 1 ? "" : "s");
-		goto out;
-	}
-	magic = tp_rd32(hdr, false);
-	if (magic == TP_PCAPNG_SHB) {
-		sc->pcapng = true;
-		ret = tp_scan_pcapng(f, sc, err, errlen);
-		goto out;
-	}
-	sc->swap = magic == rte_bswap32(TP_PCAP_MAGIC_US) ||
-		magic == rte_bswap32(TP_PCAP_MAGIC_NS);
-	magic = sc->swap ? rte_bswap32(magic) : magic;
-	if (magic != TP_PCAP_MAGIC_US && magic != TP_PCAP_MAGIC_NS) {
-		snprintf(err, errlen, "is not a pcap file: it begins with "
-			 "%02x %02x %02x %02x, not a pcap or pcapng magic "
-			 "number", hdr[0], hdr[1], hdr[2], hdr[3]);
-		goto out;
-	}
-	if (n < sizeof(hdr)) {
-		snprintf(err, errlen, "is cut short in its pcap file header "
-			 "(%zu of %zu bytes)", n, sizeof(hdr));
-		goto out;
-	}
-	sc->ts_unit_ns = magic == TP_PCAP_MAGIC_NS ? 1 : 1000;
-	ret = tp_scan_pcap(f, sc, hdr, err, errlen);
-out:
-	fclose(f);
-	return ret;
-}
-
-/* Count the packets of a capture (for infinite_rx pool sizing). */
-static uint64_t
-tp_pcap_count(const char *path)
-{
-	struct tp_cap_scan sc;
-	char err[256];
-
-	return tp_cap_scan(path, &sc, err, sizeof(err)) == 0 ? sc.records : 0;
-}
 
 /* One message naming the file and the problem; the caller exits 2. */
 static void __rte_format_printf(1, 2)
@@ -329,18 +41,6 @@ tp_file_error(const char *fmt, ...)
 	va_list ap;
 
 	fprintf(stderr, "dpdk-timer_pipeline: error: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-}
-
-static void __rte_format_printf(1, 2)
-tp_file_warning(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "dpdk-timer_pipeline: warning: ");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -372,61 +72,11 @@ static int
 tp_check_rx_pcap(const char *vdev, const char *path, bool infinite,
 		 const struct tp_config *cfg, struct tp_file_ids *ids)
 {
-	struct tp_cap_scan sc;
 	struct stat st;
-	char err[256];
 
-	if (tp_cap_scan(path, &sc, err, sizeof(err)) < 0) {
-		tp_file_error("--vdev %s: rx_pcap '%s' %s", vdev, path, err);
+	if (tp_capture_check(vdev, path, infinite, cfg->stop_when_done,
+			     cfg->replay_pace) == NULL)
 		return -1;
-	}
-	if (sc.linktype != TP_LINKTYPE_ETHERNET) {
-		tp_file_error("--vdev %s: rx_pcap '%s' has link type %u (%s), "
-			      "not Ethernet (1): net_pcap would hand its "
-			      "packets over as Ethernet frames; convert it "
-			      "first, e.g. with tcprewrite --dlt=enet", vdev,
-			      path, sc.linktype, tp_linktype_name(sc.linktype));
-		return -1;
-	}
-	if (sc.max_caplen > TP_PCAP_MAX_CAPLEN) {
-		tp_file_error("--vdev %s: rx_pcap '%s': packet %" PRIu64
-			      " holds %" PRIu64 " bytes; net_pcap reads at most"
-			      " %u bytes per packet", vdev, path, sc.max_rec,
-			      sc.max_caplen, TP_PCAP_MAX_CAPLEN);
-		return -1;
-	}
-	if (infinite && sc.max_caplen > RTE_MBUF_DEFAULT_DATAROOM) {
-		tp_file_error("--vdev %s: rx_pcap '%s': packet %" PRIu64
-			      " holds %" PRIu64 " bytes; with infinite_rx=1 "
-			      "net_pcap takes packets of at most %u bytes", vdev,
-			      path, sc.max_rec, sc.max_caplen,
-			      RTE_MBUF_DEFAULT_DATAROOM);
-		return -1;
-	}
-	if (sc.cut_off != 0)
-		tp_file_warning("--vdev %s: rx_pcap '%s' is cut short at byte "
-				"%" PRIu64 " of %" PRIu64 ", in the %s of packet "
-				"%" PRIu64 ": the %" PRIu64 " packets before it "
-				"are read, net_pcap counts the cut one as an RX "
-				"error", vdev, path, sc.cut_off, sc.size,
-				sc.cut_in_header ? "header" : "data",
-				sc.records + 1, sc.records);
-	if (sc.records == 0 && (infinite || cfg->stop_when_done)) {
-		tp_file_error("--vdev %s: rx_pcap '%s' holds no complete "
-			      "packet: %s", vdev, path, infinite ?
-			      "infinite_rx=1 needs at least one" :
-			      "--stop-when-done would wait for input forever");
-		return -1;
-	}
-	if (sc.records == 0)
-		tp_file_warning("--vdev %s: rx_pcap '%s' holds no complete "
-				"packet", vdev, path);
-	if (cfg->replay_pace && sc.max_gap_ns > TP_PCAP_GAP_WARN_NS)
-		tp_file_warning("--vdev %s: rx_pcap '%s': %" PRIu64 " s pass "
-				"between packets %" PRIu64 " and %" PRIu64 ", and "
-				"--replay-pace will wait that long", vdev, path,
-				sc.max_gap_ns / 1000000000, sc.gap_rec - 1,
-				sc.gap_rec);
 	if (stat(path, &st) == 0 && ids->n < TP_MAX_CAPTURES) {
 		ids->dev[ids->n] = st.st_dev;
 		ids->ino[ids->n++] = st.st_ino;
@@ -566,6 +216,68 @@ tp_check_tx_kv(const char *vdev, const char *key, const char *val,
 	return tp_check_output(what, val, ids);
 }
 
+/*
+ * The devargs of one net_pcap vdev with each rx_pcap naming what net_pcap
+ * must read: the filtered copy of a capture with oversize records. Static:
+ * EAL keeps pointers into argv until the end.
+ */
+static char *
+tp_feed_devargs(const char *prefix, const char *da)
+{
+	static char out[TP_MAX_CAPTURES][8192];
+	static unsigned int n;
+	char args[4096], *tok, *save = NULL;
+	const struct tp_capture *cap;
+	size_t len;
+	int w;
+
+	if (n == TP_MAX_CAPTURES || strlen(da) >= sizeof(args))
+		return NULL;
+	snprintf(args, sizeof(args), "%s", da);
+	len = (size_t)snprintf(out[n], sizeof(out[n]), "%s", prefix);
+	for (tok = strtok_r(args, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		cap = strncmp(tok, "rx_pcap=", 8) == 0 ?
+			tp_capture_find(tok + 8) : NULL;
+		w = snprintf(out[n] + len, sizeof(out[n]) - len, "%s%s%s",
+			     tok == args ? "" : ",",
+			     cap != NULL ? "rx_pcap=" : "",
+			     cap != NULL ? cap->feed : tok);
+		if (w < 0 || len + (size_t)w >= sizeof(out[n]))
+			return NULL;
+		len += (size_t)w;
+	}
+	return out[n++];
+}
+
+/* Point net_pcap at the filtered copies (argv is ours: main's copy). */
+static int
+tp_feed_argv(int argc, char **argv)
+{
+	const char *da;
+	char prefix[16];
+	int i, at;
+
+	for (i = 1; i < argc; i++) {
+		at = i;
+		da = tp_vdev_arg(argc, argv, &i);
+		if (da == NULL || strstr(da, "rx_pcap=") == NULL ||
+		    (strncmp(da, "net_pcap", 8) != 0 &&
+		     strncmp(da, "eth_pcap", 8) != 0))
+			continue;
+		prefix[0] = '\0';
+		if (i == at)	/* "--vdev=ARGS" */
+			snprintf(prefix, sizeof(prefix), "%.*s",
+				 (int)(da - argv[at]), argv[at]);
+		argv[i] = tp_feed_devargs(prefix, da);
+		if (argv[i] == NULL) {
+			tp_file_error("--vdev %.32s...: arguments too long", da);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Files named on the command line, checked before EAL starts. 8< */
 int
 tp_ports_check_files(int argc, char **argv, const struct tp_config *cfg)
@@ -573,14 +285,26 @@ tp_ports_check_files(int argc, char **argv, const struct tp_config *cfg)
 	struct tp_file_ids ids = { .n = 0 };
 
 	if (tp_pcap_vdevs_walk(argc, argv, tp_check_rx_kv, cfg, &ids) < 0 ||
-	    tp_pcap_vdevs_walk(argc, argv, tp_check_tx_kv, cfg, &ids) < 0)
+	    tp_pcap_vdevs_walk(argc, argv, tp_check_tx_kv, cfg, &ids) < 0 ||
+	    tp_feed_argv(argc, argv) < 0)
 		return -1;
 	if (cfg->flow_log[0] != '\0' &&
 	    tp_check_output("--flow-log", cfg->flow_log, &ids) < 0)
 		return -1;
+	if (cfg->stats_json[0] != '\0' &&
+	    tp_check_output("--stats-json", cfg->stats_json, &ids) < 0)
+		return -1;
 	return 0;
 }
 /* >8 End of checking the files. */
+
+static uint64_t
+tp_port_capture_records(const char *feed)
+{
+	const struct tp_capture *cap = tp_capture_find(feed);
+
+	return cap != NULL ? cap->records - cap->oversize : 0;
+}
 
 /* net_pcap with infinite_rx=1 loads each rx_pcap file into our pool. */
 static uint64_t
@@ -602,11 +326,59 @@ tp_port_capture_mbufs(uint16_t port)
 	for (tok = strtok_r(args, ",", &save); tok != NULL;
 	     tok = strtok_r(NULL, ",", &save))
 		if (strncmp(tok, "rx_pcap=", 8) == 0)
-			n += tp_pcap_count(tok + 8);
+			n += tp_port_capture_records(tok + 8);
 	if (n > 0)
 		TP_LOG(INFO, "port %u: infinite_rx holds %" PRIu64 " mbufs",
 		       port, n);
 	return n;
+}
+
+/*
+ * A port's link type and the oversize records of its captures: counted
+ * as received and dropped, in the main lcore's slot (written before
+ * launch, one writer).
+ */
+static int
+tp_port_capture_info(struct tp_ctx *ctx, uint16_t port)
+{
+	struct tp_lcore_stats *st = &ctx->lc[ctx->main_lcore].stats;
+	const struct rte_devargs *da;
+	const struct tp_capture *cap;
+	struct rte_eth_dev_info info;
+	char args[4096], *tok, *save = NULL;
+	int lt = -1;
+
+	ctx->port_linktype[port] = TP_DLT_EN10MB;
+	if (rte_eth_dev_info_get(port, &info) != 0 || info.device == NULL ||
+	    strcmp(info.driver_name, "net_pcap") != 0)
+		return 0;
+	da = rte_dev_devargs(info.device);
+	if (da == NULL || da->args == NULL)
+		return 0;
+	snprintf(args, sizeof(args), "%s", da->args);
+	for (tok = strtok_r(args, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (strncmp(tok, "rx_pcap=", 8) != 0 ||
+		    (cap = tp_capture_find(tok + 8)) == NULL)
+			continue;
+		if (lt >= 0 && lt != cap->linktype) {
+			TP_LOG(ERR, "port %u reads captures of link types %d "
+			       "and %d (%s): one link type per port", port, lt,
+			       cap->linktype, cap->path);
+			return -EINVAL;
+		}
+		lt = cap->linktype;
+		st->rx_pkts += cap->oversize;
+		st->rx_bytes += cap->oversize_bytes;
+		st->drops[TP_DROP_OVERSIZE] += cap->oversize;
+	}
+	if (lt >= 0 && lt != TP_DLT_EN10MB) {
+		ctx->port_linktype[port] = (uint16_t)lt;
+		TP_LOG(INFO, "port %u: link type %d (%s): packets get an "
+		       "Ethernet header in place of theirs", port, lt,
+		       tp_capture_linktype_name(lt));
+	}
+	return 0;
 }
 
 /* Ports in the portmask, and l2fwd-style pairs. */
@@ -635,8 +407,11 @@ tp_ports_probe(struct tp_ctx *ctx)
 			return -EINVAL;
 		}
 	}
-	for (i = 0; i < ctx->nb_ports; i++)
+	for (i = 0; i < ctx->nb_ports; i++) {
 		ctx->dst_port[ctx->ports[i]] = ctx->ports[i];
+		if (tp_port_capture_info(ctx, ctx->ports[i]) < 0)
+			return -EINVAL;
+	}
 	for (i = 0; cfg->fwd_mode == TP_FWD_PAIR && i + 1 < ctx->nb_ports;
 	     i += 2) {
 		ctx->dst_port[ctx->ports[i]] = ctx->ports[i + 1];
@@ -858,6 +633,8 @@ tp_ports_start(struct tp_ctx *ctx)
 			       strerror(-ret));
 	}
 	ctx->ports_started = true;
+	/* net_pcap has its captures open: the filtered copies can go. */
+	tp_capture_release();
 	tp_ports_wait_link(ctx);
 	return 0;
 }

@@ -222,6 +222,26 @@ struct tp_rx_burst {
 	struct rte_event ev[TP_MAX_BURST];
 };
 
+/*
+ * Parse one packet; one of a non-Ethernet capture gets an Ethernet header
+ * first (from the port it came in on to the port it goes out of).
+ */
+static __rte_always_inline enum tp_pkt_class
+tp_rx_parse(const struct tp_ctx *ctx, struct rte_mbuf *m,
+	    struct tp_parsed *out)
+{
+	const int lt = ctx->port_linktype[m->port];
+	enum tp_pkt_class c;
+
+	if (unlikely(lt != TP_DLT_EN10MB)) {
+		c = tp_parse_to_ether(m, lt, &ctx->port_mac[m->port],
+				      &ctx->port_mac[ctx->dst_port[m->port]]);
+		if (c != TP_PKT_FLOW)
+			return c;
+	}
+	return tp_parse(m, out);
+}
+
 /* Classify, hash and bulk-lookup a burst. */
 static uint16_t
 tp_rx_classify(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
@@ -233,7 +253,7 @@ tp_rx_classify(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
 		lc->stats.rx_bytes += pkts[i]->pkt_len;
-		b->cls[i] = tp_parse(pkts[i], &b->parsed[i]);
+		b->cls[i] = tp_rx_parse(ctx, pkts[i], &b->parsed[i]);
 		if (b->cls[i] != TP_PKT_FLOW)
 			continue;
 		if (b->parsed[i].key.ipver == 4)
@@ -317,6 +337,13 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 			}
 			tp_rx_event(&b.ev[k++], m, b.sig[j], cfg->sched_type);
 			j++;
+			continue;
+		}
+		if (unlikely(b.cls[i] == TP_PKT_NOT_ETHER)) {
+			/* Not Ethernet, and no header to make it so. */
+			lc->stats.rx_non_ip++;
+			lc->stats.drops[TP_DROP_NOT_ETHER]++;
+			rte_pktmbuf_free(m);
 			continue;
 		}
 		if (b.cls[i] == TP_PKT_MALFORMED ||

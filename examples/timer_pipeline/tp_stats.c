@@ -32,6 +32,8 @@ static const char *const tp_drop_names[TP_DROP_MAX] = {
 	[TP_DROP_TX] = "tx_full",
 	[TP_DROP_SHUTDOWN] = "shutdown",
 	[TP_DROP_EVDEV_FULL] = "evdev_full",
+	[TP_DROP_OVERSIZE] = "oversize",
+	[TP_DROP_NOT_ETHER] = "not_ether",
 };
 
 static void

@@ -16,6 +16,14 @@
   pcap_tool.py pcapng IN OUT [N]           same frames as pcapng, whose
                                            interface has link type N (1)
   pcap_tool.py bytes OUT N                 N bytes that are not a pcap
+  pcap_tool.py zero-macs IN OUT            same frames, MAC addresses
+                                           zeroed (compare frames whose
+                                           Ethernet header is synthetic)
+  pcap_tool.py sll-odd IN OUT              a LINUX_SLL capture plus: ARP
+                                           (protocol 0x0806), 802.2 LLC
+                                           (protocol 0x0004), a netlink
+                                           message (ARPHRD_NETLINK), a
+                                           record cut inside its header
   pcap_tool.py segmented OUT EXPECT        IPv6 flows whose extension
                                            headers push the L4 header
                                            across and beyond the first
@@ -171,6 +179,23 @@ def main(argv):
         text = b"this is not a capture file\n" * (int(argv[3]) // 27 + 1)
         with open(argv[2], "wb") as f:
             f.write(text[:int(argv[3])])
+    elif cmd == "zero-macs":
+        hdr, recs = load(argv[2])
+        dump(argv[3], hdr, [(a, b, c, bytes(12) + d[12:])
+                            for a, b, c, d in recs])
+    elif cmd == "sll-odd":
+        hdr, recs = load(argv[2])
+        t = recs[-1][0] + 1 if recs else 1700000000
+        arp = struct.pack("!HHHHBBH6s4s6s4s", 1, 0x0800, 6, 4, 6, 4, 1,
+                          b"\x02" * 6, bytes([10, 0, 0, 1]), bytes(6),
+                          bytes([10, 0, 0, 2]))
+        odd = [struct.pack("!HHH8sH", 0, 1, 6, b"\x02" * 8, 0x0806) + arp,
+               struct.pack("!HHH8sH", 0, 1, 6, b"\x02" * 8, 4) +
+               b"\x42\x42\x03" + bytes(40),
+               struct.pack("!HHH8sH", 0, 824, 0, bytes(8), 0) + bytes(20),
+               struct.pack("!HHH", 0, 1, 6)]
+        dump(argv[3], hdr, recs + [(t, i, len(d), d)
+                                   for i, d in enumerate(odd)])
     elif cmd == "segmented":
         segmented(argv[2], argv[3])
     else:

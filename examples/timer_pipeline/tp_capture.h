@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _TP_CAPTURE_H_
+#define _TP_CAPTURE_H_
+
+/*
+ * Capture files read by net_pcap (rx_pcap=FILE), checked with libpcap
+ * before EAL starts (tp_capture.c). net_pcap trusts its files: it hands
+ * over the bytes of any link type as if they were Ethernet, and a record
+ * over 65535 bytes becomes a truncated packet (it copies the length into
+ * 16 bits). So each file is read once, record headers and all, and:
+ * - a file that is not a capture, or of a link type we cannot parse, is
+ *   refused with one message naming it;
+ * - its link type is kept, so the RX lcore parses each port's packets
+ *   from the right header (tp_parse.h);
+ * - records net_pcap cannot carry (oversize) are left out of a filtered
+ *   copy, which net_pcap reads instead; they are counted as received and
+ *   dropped ("oversize").
+ */
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Link types (the pcap LINKTYPE_ / DLT_ numbers, as libpcap reports). */
+#define TP_DLT_NULL 0		/**< BSD loopback, host-order family. */
+#define TP_DLT_EN10MB 1		/**< Ethernet. */
+#define TP_DLT_RAW_12 12	/**< Raw IP (DLT_RAW on most BSDs). */
+#define TP_DLT_RAW_14 14	/**< Raw IP (DLT_RAW on OpenBSD). */
+#define TP_DLT_RAW 101		/**< Raw IP (LINKTYPE_RAW). */
+#define TP_DLT_LOOP 108		/**< OpenBSD loopback, network-order. */
+#define TP_DLT_LINUX_SLL 113	/**< Linux cooked capture. */
+#define TP_DLT_IPV4 228		/**< Raw IPv4. */
+#define TP_DLT_IPV6 229		/**< Raw IPv6. */
+#define TP_DLT_LINUX_SLL2 276	/**< Linux cooked capture v2. */
+
+/** Largest record net_pcap carries whole (it keeps lengths in 16 bits). */
+#define TP_CAPTURE_MAX_CAPLEN 65535u
+
+/** What the check found in one rx_pcap file. */
+struct tp_capture {
+	char path[PATH_MAX];	/**< As named on the command line. */
+	char feed[PATH_MAX];	/**< What net_pcap reads: path, or a copy. */
+	bool filtered;		/**< feed is our temporary copy. */
+	int linktype;		/**< Link type of every packet. */
+	uint64_t records;	/**< Complete records, oversize included. */
+	uint64_t oversize;	/**< Records left out of the feed... */
+	uint64_t oversize_bytes; /**< ...their captured bytes... */
+	uint64_t first_oversize; /**< ...the first one's number (from 1)... */
+	uint64_t first_oversize_len; /**< ...and its captured length. */
+};
+
+/**
+ * Check one rx_pcap file, print one message naming it and the problem if
+ * it must be refused (or a warning, e.g. for a file cut short), and make
+ * the filtered copy when it holds oversize records.
+ *
+ * @param vdev  The vdev's name, for messages.
+ * @param path  The file.
+ * @param infinite  net_pcap's infinite_rx=1 (every packet in one mbuf).
+ * @param stop_when_done  --stop-when-done (an empty file would hang).
+ * @param replay_pace  --replay-pace (long gaps are worth a warning).
+ * @return The file's entry, or NULL when the pipeline must not start.
+ */
+const struct tp_capture *tp_capture_check(const char *vdev, const char *path,
+					  bool infinite, bool stop_when_done,
+					  bool replay_pace);
+
+/**
+ * The checked capture net_pcap reads from feed (the path in its devargs).
+ *
+ * @return The entry, or NULL if no checked capture has that feed.
+ */
+const struct tp_capture *tp_capture_find(const char *feed);
+
+/** True for the link types tp_parse.h reads. */
+bool tp_capture_linktype_supported(int linktype);
+
+/** A short name for a link type, for messages ("LINUX_SLL"). */
+const char *tp_capture_linktype_name(int linktype);
+
+/**
+ * Remove the filtered copies. net_pcap opened them at probe time and
+ * keeps reading the open file; also runs at exit.
+ */
+void tp_capture_release(void);
+
+#endif /* _TP_CAPTURE_H_ */
