@@ -10,7 +10,7 @@
  *
  * Every test runs every selected adapter through the same code path, one
  * adapter at a time, repetitions interleaved (rep 1: a, b, c; rep 2: ...),
- * and reports medians. Adapters plug in through struct bench_adapter_ops;
+ * and reports medians. Adapters plug in through struct tp_adapter_ops;
  * tests through struct bench_test, both in tables, so adding either never
  * touches the driver.
  */
@@ -22,35 +22,31 @@
 #include <rte_event_timer_adapter.h>
 #include <rte_eventdev.h>
 
+#include "adapter_ops.h"
+
 #define BENCH_MAX_ADAPTERS 3
 #define BENCH_MAX_LCORES 16
 
 struct bench_ctx;
+struct bench_results;
 
-/* One adapter design behind a common interface. */
-struct bench_adapter_ops {
-	const char *name;
-	/* Create on port, with timers living in [base, base + nb). */
-	int (*create)(struct bench_ctx *ctx,
-		      const struct rte_event_timer_adapter_conf *conf,
-		      uint8_t port, struct rte_event_timer *base,
-		      uint64_t nb, void **handle);
-	int (*start)(void *h);
-	int (*stop)(void *h);
-	int (*free)(void *h);
-	int (*service_id)(void *h, uint32_t *id);
-	uint16_t (*arm)(void *h, struct rte_event_timer **t, uint16_t n);
-	uint16_t (*arm_tmo)(void *h, struct rte_event_timer **t, uint64_t tmo,
-			    uint16_t n);
-	uint16_t (*cancel)(void *h, struct rte_event_timer **t, uint16_t n);
-	int (*stats)(void *h, struct rte_event_timer_adapter_stats *s);
-	/* Wait until producer-side work handed to the service is applied. */
-	void (*settle)(void *h);
+/*
+ * Adapters plug in through the project's one ops table (common/
+ * adapter_ops.h): tp_adapter_direct_ops, tp_adapter_rte_ops and the
+ * bench's own bench_ring_ops. Every create_ext gets a struct
+ * bench_create_arg as conf_arg: its port through bench_port_cb, and the
+ * ring design (which keeps one rte_timer per bench timer) the rest.
+ */
+struct bench_create_arg {
+	uint8_t port;			/* Port the adapter enqueues on. */
+	struct rte_event_timer *base;	/* Timers live in [base, base + nb). */
+	uint64_t nb;
+	unsigned int service_lcore;	/* The lcore running the service. */
 };
 
-extern const struct bench_adapter_ops bench_direct_ops;
-extern const struct bench_adapter_ops bench_rte_ops;
-extern const struct bench_adapter_ops bench_ring_ops;
+extern const struct tp_adapter_ops bench_ring_ops;
+
+int bench_port_cb(uint16_t id, uint8_t dev_id, uint8_t *port, void *arg);
 
 /* Options (immutable after parsing). */
 struct bench_opts {
@@ -58,7 +54,7 @@ struct bench_opts {
 	unsigned int reps;
 	const char *json_path;
 	const char *tests;		/* Comma list, NULL = all. */
-	const struct bench_adapter_ops *adapters[BENCH_MAX_ADAPTERS];
+	const struct tp_adapter_ops *adapters[BENCH_MAX_ADAPTERS];
 	unsigned int nb_adapters;
 	uint64_t arm_n[4];		/* Outstanding counts for arm costs. */
 	unsigned int nb_arm_n;
@@ -81,16 +77,15 @@ struct bench_ctx {
 	unsigned int service_lcore;
 	uint32_t evdev_service_id;
 	uint64_t hz;
-	FILE *json;
-	int json_first;			/* No comma before the next record. */
-	char json_section[64];
+	uint64_t rng;			/* bench_rand() state. */
+	struct bench_results *results;	/* bench_result_*() store. */
 };
 
 /* A test: run one adapter once; fill results via bench_result_*(). */
 struct bench_test {
 	const char *name;
 	const char *desc;
-	int (*run)(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+	int (*run)(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
 		   unsigned int rep);
 	void (*report)(struct bench_ctx *ctx);
 };
@@ -100,27 +95,39 @@ extern const unsigned int bench_nb_tests;
 
 /* Event device and service helpers (bench_main.c). */
 int bench_adapter_begin(struct bench_ctx *ctx,
-			const struct bench_adapter_ops *ops,
+			const struct tp_adapter_ops *ops,
 			const struct rte_event_timer_adapter_conf *conf,
 			struct rte_event_timer *base, uint64_t nb, void **h);
 void bench_adapter_end(struct bench_ctx *ctx,
-		       const struct bench_adapter_ops *ops, void *h);
+		       const struct tp_adapter_ops *ops, void *h);
 unsigned int bench_drain(struct bench_ctx *ctx, uint64_t max_cycles);
 
 /* Results: named values per (test, adapter, key), medians over reps. */
-void bench_result_add(const char *test, const char *adapter,
-		      const char *key, double value);
-int bench_result_median(const char *test, const char *adapter,
-			const char *key, double *median, unsigned int *n);
-void bench_result_series(const char *test, const char *adapter,
-			 const char *key, const double *v, unsigned int n);
-unsigned int bench_result_keys(const char *test, char (*keys)[48],
-			       unsigned int max);
+int bench_results_init(struct bench_ctx *ctx);
+void bench_results_free(struct bench_ctx *ctx);
+void bench_result_add(struct bench_ctx *ctx, const char *test,
+		      const char *adapter, const char *key, double value);
+int bench_result_median(const struct bench_ctx *ctx, const char *test,
+			const char *adapter, const char *key, double *median,
+			unsigned int *n);
+void bench_result_series(struct bench_ctx *ctx, const char *test,
+			 const char *adapter, const char *key,
+			 const double *v, unsigned int n);
+unsigned int bench_result_keys(const struct bench_ctx *ctx, const char *test,
+			       char (*keys)[48], unsigned int max);
 void bench_results_json(struct bench_ctx *ctx, FILE *f);
 
 /* Timer helpers. */
 void bench_timer_init(struct rte_event_timer *t, uint8_t queue);
-uint64_t bench_rand(void);
+uint64_t bench_rand(struct bench_ctx *ctx);
+
+/* Wait until arms and cancels reached the service (ring only). */
+static inline void
+bench_settle(const struct tp_adapter_ops *ops, void *h)
+{
+	if (ops->settle != NULL)
+		ops->settle(h);
+}
 
 static inline double
 bench_cyc_to_ns(const struct bench_ctx *ctx, double cyc)

@@ -48,30 +48,54 @@ struct bench_series {
 #define BENCH_MAX_SAMPLES 8192
 #define BENCH_MAX_SERIES 64
 
-static struct bench_sample bench_samples[BENCH_MAX_SAMPLES];
-static unsigned int bench_nb_samples;
-static struct bench_series bench_series_tab[BENCH_MAX_SERIES];
-static unsigned int bench_nb_series;
-static uint64_t bench_rng = 0x2545f4914f6cdd1dULL;
+/* Everything the tests recorded (ctx->results). */
+struct bench_results {
+	struct bench_sample samples[BENCH_MAX_SAMPLES];
+	unsigned int nb_samples;
+	struct bench_series series[BENCH_MAX_SERIES];
+	unsigned int nb_series;
+};
 
-uint64_t
-bench_rand(void)
+int
+bench_results_init(struct bench_ctx *ctx)
 {
-	bench_rng ^= bench_rng << 13;
-	bench_rng ^= bench_rng >> 7;
-	bench_rng ^= bench_rng << 17;
-	return bench_rng;
+	ctx->results = calloc(1, sizeof(*ctx->results));
+	return ctx->results == NULL ? -ENOMEM : 0;
 }
 
 void
-bench_result_add(const char *test, const char *adapter, const char *key,
-		 double value)
+bench_results_free(struct bench_ctx *ctx)
 {
+	unsigned int i;
+
+	if (ctx->results == NULL)
+		return;
+	for (i = 0; i < ctx->results->nb_series; i++)
+		free(ctx->results->series[i].v);
+	free(ctx->results);
+	ctx->results = NULL;
+}
+
+/* xorshift64: reproducible timeouts from a fixed seed (ctx->rng). */
+uint64_t
+bench_rand(struct bench_ctx *ctx)
+{
+	ctx->rng ^= ctx->rng << 13;
+	ctx->rng ^= ctx->rng >> 7;
+	ctx->rng ^= ctx->rng << 17;
+	return ctx->rng;
+}
+
+void
+bench_result_add(struct bench_ctx *ctx, const char *test, const char *adapter,
+		 const char *key, double value)
+{
+	struct bench_results *r = ctx->results;
 	struct bench_sample *s;
 
-	if (bench_nb_samples == BENCH_MAX_SAMPLES)
+	if (r->nb_samples == BENCH_MAX_SAMPLES)
 		return;
-	s = &bench_samples[bench_nb_samples++];
+	s = &r->samples[r->nb_samples++];
 	snprintf(s->test, sizeof(s->test), "%s", test);
 	snprintf(s->adapter, sizeof(s->adapter), "%s", adapter);
 	snprintf(s->key, sizeof(s->key), "%s", key);
@@ -87,14 +111,16 @@ bench_cmp_double(const void *a, const void *b)
 }
 
 int
-bench_result_median(const char *test, const char *adapter, const char *key,
-		    double *median, unsigned int *n)
+bench_result_median(const struct bench_ctx *ctx, const char *test,
+		    const char *adapter, const char *key, double *median,
+		    unsigned int *n)
 {
+	const struct bench_results *r = ctx->results;
 	double v[64];
 	unsigned int i, k = 0;
 
-	for (i = 0; i < bench_nb_samples && k < RTE_DIM(v); i++) {
-		const struct bench_sample *s = &bench_samples[i];
+	for (i = 0; i < r->nb_samples && k < RTE_DIM(v); i++) {
+		const struct bench_sample *s = &r->samples[i];
 
 		if (strcmp(s->test, test) == 0 &&
 		    strcmp(s->adapter, adapter) == 0 &&
@@ -112,12 +138,14 @@ bench_result_median(const char *test, const char *adapter, const char *key,
 
 /* Distinct keys recorded for a test, in the order first recorded. */
 unsigned int
-bench_result_keys(const char *test, char (*keys)[48], unsigned int max)
+bench_result_keys(const struct bench_ctx *ctx, const char *test,
+		  char (*keys)[48], unsigned int max)
 {
+	const struct bench_results *r = ctx->results;
 	unsigned int i, j, n = 0;
 
-	for (i = 0; i < bench_nb_samples && n < max; i++) {
-		const struct bench_sample *s = &bench_samples[i];
+	for (i = 0; i < r->nb_samples && n < max; i++) {
+		const struct bench_sample *s = &r->samples[i];
 
 		if (strcmp(s->test, test) != 0)
 			continue;
@@ -131,14 +159,16 @@ bench_result_keys(const char *test, char (*keys)[48], unsigned int max)
 }
 
 void
-bench_result_series(const char *test, const char *adapter, const char *key,
-		    const double *v, unsigned int n)
+bench_result_series(struct bench_ctx *ctx, const char *test,
+		    const char *adapter, const char *key, const double *v,
+		    unsigned int n)
 {
+	struct bench_results *r = ctx->results;
 	struct bench_series *s;
 
-	if (bench_nb_series == BENCH_MAX_SERIES)
+	if (r->nb_series == BENCH_MAX_SERIES)
 		return;
-	s = &bench_series_tab[bench_nb_series];
+	s = &r->series[r->nb_series];
 	s->v = malloc(n * sizeof(*v));
 	if (s->v == NULL)
 		return;
@@ -147,37 +177,38 @@ bench_result_series(const char *test, const char *adapter, const char *key,
 	snprintf(s->test, sizeof(s->test), "%s", test);
 	snprintf(s->adapter, sizeof(s->adapter), "%s", adapter);
 	snprintf(s->key, sizeof(s->key), "%s", key);
-	bench_nb_series++;
+	r->nb_series++;
 }
 
 /* Medians of every (test, adapter, key), plus the raw samples and series. */
 void
 bench_results_json(struct bench_ctx *ctx, FILE *f)
 {
+	const struct bench_results *r = ctx->results;
 	unsigned int i, j;
 
-	RTE_SET_USED(ctx);
 	fprintf(f, "  \"medians\": [\n");
-	for (i = 0; i < bench_nb_samples; i++) {
-		const struct bench_sample *s = &bench_samples[i];
+	for (i = 0; i < r->nb_samples; i++) {
+		const struct bench_sample *s = &r->samples[i];
 		double med;
 		unsigned int n;
 		int seen = 0;
 
 		for (j = 0; j < i && !seen; j++)
-			seen = strcmp(bench_samples[j].test, s->test) == 0 &&
-			       strcmp(bench_samples[j].adapter, s->adapter) == 0 &&
-			       strcmp(bench_samples[j].key, s->key) == 0;
+			seen = strcmp(r->samples[j].test, s->test) == 0 &&
+			       strcmp(r->samples[j].adapter, s->adapter) == 0 &&
+			       strcmp(r->samples[j].key, s->key) == 0;
 		if (seen)
 			continue;
-		bench_result_median(s->test, s->adapter, s->key, &med, &n);
+		bench_result_median(ctx, s->test, s->adapter, s->key, &med,
+				    &n);
 		fprintf(f, "%s    {\"test\": \"%s\", \"adapter\": \"%s\", "
 			"\"key\": \"%s\", \"median\": %.6g, \"reps\": %u}",
 			i == 0 ? "" : ",\n", s->test, s->adapter, s->key, med, n);
 	}
 	fprintf(f, "\n  ],\n  \"series\": [\n");
-	for (i = 0; i < bench_nb_series; i++) {
-		const struct bench_series *s = &bench_series_tab[i];
+	for (i = 0; i < r->nb_series; i++) {
+		const struct bench_series *s = &r->series[i];
 
 		fprintf(f, "%s    {\"test\": \"%s\", \"adapter\": \"%s\", "
 			"\"key\": \"%s\", \"values\": [", i == 0 ? "" : ",\n",
@@ -221,21 +252,36 @@ bench_drain(struct bench_ctx *ctx, uint64_t max_cycles)
 	return total;
 }
 
+/* The conf_cb of every adapter: the port the bench set up for it. */
 int
-bench_adapter_begin(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+bench_port_cb(uint16_t id __rte_unused, uint8_t dev_id __rte_unused,
+	      uint8_t *port, void *arg)
+{
+	*port = ((const struct bench_create_arg *)arg)->port;
+	return 0;
+}
+
+int
+bench_adapter_begin(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
 		    const struct rte_event_timer_adapter_conf *conf,
 		    struct rte_event_timer *base, uint64_t nb, void **h)
 {
+	struct bench_create_arg arg = {
+		.port = ctx->adapter_port,
+		.base = base,
+		.nb = nb,
+		.service_lcore = ctx->service_lcore,
+	};
 	uint32_t sid;
 	int ret;
 
-	ret = ops->create(ctx, conf, ctx->adapter_port, base, nb, h);
-	if (ret != 0) {
+	*h = ops->create_ext(conf, bench_port_cb, &arg);
+	if (*h == NULL) {
 		printf("%s: create failed: %s\n", ops->name,
 		       rte_strerror(rte_errno));
 		return -1;
 	}
-	if (ops->service_id(*h, &sid) == 0) {
+	if (ops->service_id_get(*h, &sid) == 0) {
 		rte_service_map_lcore_set(sid, ctx->service_lcore, 1);
 		rte_service_runstate_set(sid, 1);
 	}
@@ -249,13 +295,13 @@ bench_adapter_begin(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
 }
 
 void
-bench_adapter_end(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+bench_adapter_end(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
 		  void *h)
 {
 	uint32_t sid;
 
 	ops->stop(h);
-	if (ops->service_id(h, &sid) == 0) {
+	if (ops->service_id_get(h, &sid) == 0) {
 		rte_service_runstate_set(sid, 0);
 		rte_service_map_lcore_set(sid, ctx->service_lcore, 0);
 	}
@@ -359,9 +405,9 @@ bench_parse_adapters(struct bench_opts *o, const char *list)
 	o->nb_adapters = 0;
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
 	     tok = strtok_r(NULL, ",", &save)) {
-		const struct bench_adapter_ops *ops =
-			strcmp(tok, "direct") == 0 ? &bench_direct_ops :
-			strcmp(tok, "rte") == 0 ? &bench_rte_ops :
+		const struct tp_adapter_ops *ops =
+			strcmp(tok, "direct") == 0 ? &tp_adapter_direct_ops :
+			strcmp(tok, "rte") == 0 ? &tp_adapter_rte_ops :
 			strcmp(tok, "ring") == 0 ? &bench_ring_ops : NULL;
 
 		if (ops == NULL || o->nb_adapters == BENCH_MAX_ADAPTERS) {
@@ -390,8 +436,8 @@ bench_parse_args(struct bench_opts *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	o->reps = 3;
-	o->adapters[0] = &bench_direct_ops;
-	o->adapters[1] = &bench_rte_ops;
+	o->adapters[0] = &tp_adapter_direct_ops;
+	o->adapters[1] = &tp_adapter_rte_ops;
 	o->adapters[2] = &bench_ring_ops;
 	o->nb_adapters = 3;
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
@@ -519,6 +565,9 @@ main(int argc, char **argv)
 	}
 	ctx.opts = &opts;
 	ctx.hz = rte_get_timer_hz();
+	ctx.rng = 0x2545f4914f6cdd1dULL;
+	if (bench_results_init(&ctx) < 0)
+		rte_exit(1, "cannot allocate the result store\n");
 	if (rte_service_lcore_list(slist, RTE_DIM(slist)) < 1) {
 		printf("timer_bench needs one service lcore (EAL -s/-S), "
 		       "e.g. -l 0-1 -s 0x2\n");
@@ -571,6 +620,7 @@ main(int argc, char **argv)
 	}
 	rte_event_dev_stop(ctx.dev_id);
 	rte_event_dev_close(ctx.dev_id);
+	bench_results_free(&ctx);
 	rte_eal_cleanup();
 	return 0;
 }

@@ -143,48 +143,52 @@ ring_service(void *arg)
 	return 0;
 }
 
-static int
-ring_create(struct bench_ctx *ctx,
-	    const struct rte_event_timer_adapter_conf *conf, uint8_t port,
-	    struct rte_event_timer *base, uint64_t nb, void **h)
+/* conf_arg is the bench's struct bench_create_arg (see bench.h). */
+static void *
+ring_create_ext(const struct rte_event_timer_adapter_conf *conf,
+		rte_event_timer_adapter_port_conf_cb_t conf_cb, void *conf_arg)
 {
+	const struct bench_create_arg *arg = conf_arg;
 	struct rte_service_spec spec = { .name = "bench_ring_svc" };
 	struct ring_adapter *ra;
 	char name[32];
 
 	ra = rte_zmalloc("bench_ring", sizeof(*ra), RTE_CACHE_LINE_SIZE);
-	if (ra == NULL)
-		return -ENOMEM;
+	if (ra == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
 	snprintf(name, sizeof(name), "bench_ring_%p", (void *)ra);
 	ra->ring = rte_ring_create(name, RING_SIZE, SOCKET_ID_ANY,
 				   RING_F_SC_DEQ);
-	ra->tims = rte_zmalloc("bench_ring_tims", sizeof(*ra->tims) * nb,
+	ra->tims = rte_zmalloc("bench_ring_tims", sizeof(*ra->tims) * arg->nb,
 			       RTE_CACHE_LINE_SIZE);
 	if (ra->ring == NULL || ra->tims == NULL ||
+	    conf_cb(conf->timer_adapter_id, conf->event_dev_id, &ra->port,
+		    conf_arg) != 0 ||
 	    rte_timer_data_alloc(&ra->timer_data_id) != 0)
 		goto fail;
-	for (uint64_t i = 0; i < nb; i++)
+	for (uint64_t i = 0; i < arg->nb; i++)
 		rte_timer_init(&ra->tims[i]);
-	ra->base = base;
-	ra->nb = nb;
-	ra->dev = ctx->dev_id;
-	ra->port = port;
+	ra->base = arg->base;
+	ra->nb = arg->nb;
+	ra->dev = conf->event_dev_id;
 	ra->conf = *conf;
 	ra->hz = rte_get_timer_hz();
-	ra->service_lcore = ctx->service_lcore;
+	ra->service_lcore = arg->service_lcore;
 	ra->cyc_per_tick = RTE_MAX(conf->timer_tick_ns * ra->hz / 1000000000ULL,
 				   (uint64_t)1);
 	spec.callback = ring_service;
 	spec.callback_userdata = ra;
 	if (rte_service_component_register(&spec, &ra->service_id) != 0)
 		goto fail;
-	*h = ra;
-	return 0;
+	return ra;
 fail:
 	rte_ring_free(ra->ring);
 	rte_free(ra->tims);
 	rte_free(ra);
-	return -ENOMEM;
+	rte_errno = ENOMEM;
+	return NULL;
 }
 
 static int
@@ -343,16 +347,16 @@ ring_settle(void *h)
 		rte_pause();
 }
 
-const struct bench_adapter_ops bench_ring_ops = {
+const struct tp_adapter_ops bench_ring_ops = {
 	.name = "ring",
-	.create = ring_create,
+	.create_ext = ring_create_ext,
 	.start = ring_start,
 	.stop = ring_stop,
 	.free = ring_free,
-	.service_id = ring_service_id,
-	.arm = ring_arm,
-	.arm_tmo = ring_arm_tmo,
-	.cancel = ring_cancel,
-	.stats = ring_stats,
+	.service_id_get = ring_service_id,
+	.stats_get = ring_stats,
+	.arm_burst = ring_arm,
+	.arm_tmo_tick_burst = ring_arm_tmo,
+	.cancel_burst = ring_cancel,
 	.settle = ring_settle,
 };

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,11 +71,11 @@ bench_heap_bytes(void)
 
 /* Timeout of one arm: random 60..120 s, or a constant 90 s. */
 static inline uint64_t
-bench_tmo(int random)
+bench_tmo(struct bench_ctx *ctx, int random)
 {
 	const uint64_t s = 1000000000ULL / TICK_NS;
 
-	return random ? 60 * s + bench_rand() % (60 * s) : 90 * s;
+	return random ? 60 * s + bench_rand(ctx) % (60 * s) : 90 * s;
 }
 
 /* Generic side-by-side table of every key recorded for a test. */
@@ -85,7 +86,7 @@ bench_report_table(struct bench_ctx *ctx, const char *test, const char *unit)
 	char keys[128][48];
 	unsigned int nb_keys, i, a;
 
-	nb_keys = bench_result_keys(test, keys, RTE_DIM(keys));
+	nb_keys = bench_result_keys(ctx, test, keys, RTE_DIM(keys));
 	printf("%-34s", unit);
 	for (a = 0; a < o->nb_adapters; a++)
 		printf(" %12s", o->adapters[a]->name);
@@ -97,15 +98,15 @@ bench_report_table(struct bench_ctx *ctx, const char *test, const char *unit)
 		for (a = 0; a < o->nb_adapters; a++) {
 			unsigned int n;
 
-			if (bench_result_median(test, o->adapters[a]->name,
+			if (bench_result_median(ctx, test, o->adapters[a]->name,
 						keys[i], &v[a], &n) < 0) {
 				printf(" %12s", "-");
 				continue;
 			}
 			printf(" %12.4g", v[a]);
-			if (o->adapters[a] == &bench_direct_ops)
+			if (o->adapters[a] == &tp_adapter_direct_ops)
 				ours = v[a];
-			else if (o->adapters[a] == &bench_rte_ops)
+			else if (o->adapters[a] == &tp_adapter_rte_ops)
 				rte = v[a];
 			else
 				ring = v[a];
@@ -120,25 +121,67 @@ bench_report_table(struct bench_ctx *ctx, const char *test, const char *unit)
 	}
 }
 
+/*
+ * Arm (or cancel) p[0 .. n) in bursts of 32, as a busy producer would.
+ * Returns 0, or -1 after saying what failed where.
+ */
+static __rte_always_inline int
+bench_burst_all(const struct tp_adapter_ops *ops, void *h,
+		struct rte_event_timer **p, uint64_t n, bool cancel,
+		const char *what)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i += 32) {
+		uint16_t k = RTE_MIN((uint64_t)32, n - i);
+		uint16_t d = cancel ? ops->cancel_burst(h, &p[i], k) :
+			ops->arm_burst(h, &p[i], k);
+
+		if (unlikely(d != k)) {
+			printf("%s: %s failed at %" PRIu64 ": %s\n", ops->name,
+			       what, i + d, rte_strerror(rte_errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Whatever did not arrive must not leak into the next run. */
+static void
+bench_cancel_armed(const struct tp_adapter_ops *ops, void *h,
+		   struct rte_event_timer *t, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].state == RTE_EVENT_TIMER_ARMED) {
+			struct rte_event_timer *x = &t[i];
+
+			ops->cancel_burst(h, &x, 1);
+		}
+}
+
 /* ---- arm / cancel cost with N outstanding ---- */
 
 enum arm_variant { V_ARM1, V_ARM32, V_TMO32 };
+#define ARM_NB_FIGURES 6	/* arm1, arm32, armtmo32 and their cancels. */
 
 static uint64_t
-arm_block(const struct bench_adapter_ops *ops, void *h,
+arm_block(struct bench_ctx *ctx, const struct tp_adapter_ops *ops, void *h,
 	  struct rte_event_timer **p, enum arm_variant v, int random)
 {
 	uint64_t t0, t1;
 	unsigned int i;
 
 	for (i = 0; i < BLOCK; i++)
-		p[i]->timeout_ticks = bench_tmo(random);
+		p[i]->timeout_ticks = bench_tmo(ctx, random);
 	t0 = rte_rdtsc_precise();
 	for (i = 0; i < BLOCK; ) {
 		uint16_t n = v == V_ARM1 ? 1 : 32;
 		uint16_t done = v == V_TMO32 ?
-			ops->arm_tmo(h, &p[i], p[i]->timeout_ticks, n) :
-			ops->arm(h, &p[i], n);
+			ops->arm_tmo_tick_burst(h, &p[i], p[i]->timeout_ticks,
+						n) :
+			ops->arm_burst(h, &p[i], n);
 
 		if (unlikely(done != n)) {
 			printf("%s: arm failed: %s\n", ops->name,
@@ -152,7 +195,7 @@ arm_block(const struct bench_adapter_ops *ops, void *h,
 }
 
 static uint64_t
-cancel_block(const struct bench_adapter_ops *ops, void *h,
+cancel_block(const struct tp_adapter_ops *ops, void *h,
 	     struct rte_event_timer **p, uint16_t n)
 {
 	uint64_t t0, t1;
@@ -160,7 +203,7 @@ cancel_block(const struct bench_adapter_ops *ops, void *h,
 
 	t0 = rte_rdtsc_precise();
 	for (i = 0; i < BLOCK; i += n)
-		if (unlikely(ops->cancel(h, &p[i], n) != n)) {
+		if (unlikely(ops->cancel_burst(h, &p[i], n) != n)) {
 			printf("%s: cancel failed: %s\n", ops->name,
 			       rte_strerror(rte_errno));
 			return UINT64_MAX;
@@ -191,117 +234,167 @@ arm_record(struct bench_ctx *ctx, const char *adapter, const char *op,
 	char key[48];
 
 	snprintf(key, sizeof(key), "%s_ns/%s/%" PRIu64, op, shape, n);
-	bench_result_add("arm", adapter, key,
+	bench_result_add(ctx, "arm", adapter, key,
 			 bench_cyc_to_ns(ctx, cyc_per_timer));
 }
 
-static int
-arm_run_one(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
-	    uint64_t n_out, int random)
+/* One arm_run_one(): N outstanding timers plus a block of 256. */
+struct arm_state {
+	uint64_t n_out;			/* Timers kept outstanding. */
+	int random;			/* Random or constant timeouts. */
+	const char *shape;		/* "random" or "const". */
+	unsigned int blocks;		/* Steady-state samples. */
+	struct rte_event_timer *t;	/* n_out + BLOCK timers. */
+	struct rte_event_timer **all;	/* &t[0 .. n_out). */
+	uint64_t *s[ARM_NB_FIGURES];	/* Cycles per block, per figure. */
+	uint64_t heap0, heap1;		/* Heap before and after create. */
+	void *h;
+};
+
+static void
+arm_state_free(struct arm_state *st)
 {
-	const char *shape = random ? "random" : "const";
-	const unsigned int blocks = n_out >= 1000000 ? 40 :
-		n_out >= 100000 ? 80 : 200;
-	struct rte_event_timer_adapter_conf conf = bench_conf(ctx, n_out + 4096);
-	struct rte_event_timer *t, *p[BLOCK], **all;
-	uint64_t *s[6], t0, heap0, heap1, heap2, i;
-	static const char *const names[6] = {
+	unsigned int k;
+
+	for (k = 0; k < ARM_NB_FIGURES; k++)
+		free(st->s[k]);
+	free(st->all);
+	rte_free(st->t);
+}
+
+static int
+arm_state_alloc(struct bench_ctx *ctx, struct arm_state *st, uint64_t n_out,
+		int random)
+{
+	unsigned int k;
+	uint64_t i;
+
+	memset(st, 0, sizeof(*st));
+	st->n_out = n_out;
+	st->random = random;
+	st->shape = random ? "random" : "const";
+	st->blocks = n_out >= 1000000 ? 40 : n_out >= 100000 ? 80 : 200;
+	st->t = bench_timers_alloc(n_out + BLOCK, ctx->queue_id);
+	st->all = malloc(n_out * sizeof(*st->all));
+	for (k = 0; k < ARM_NB_FIGURES; k++)
+		st->s[k] = malloc(st->blocks * sizeof(uint64_t));
+	for (k = 0; k < ARM_NB_FIGURES && st->s[k] != NULL; k++)
+		;
+	if (st->t == NULL || st->all == NULL || k < ARM_NB_FIGURES) {
+		printf("arm: out of memory for %" PRIu64 " timers\n", n_out);
+		arm_state_free(st);
+		return -1;
+	}
+	for (i = 0; i < n_out; i++)
+		st->all[i] = &st->t[i];
+	return 0;
+}
+
+/* Fill 0 -> N in bursts of 32, with this shape's timeouts; memory. */
+static int
+arm_fill(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
+	 struct arm_state *st)
+{
+	uint64_t t0, heap2, i;
+	char key[48];
+
+	for (i = 0; i < st->n_out; i++)
+		st->t[i].timeout_ticks = bench_tmo(ctx, st->random);
+	t0 = rte_rdtsc_precise();
+	if (bench_burst_all(ops, st->h, st->all, st->n_out, false, "fill") < 0)
+		return -1;
+	bench_settle(ops, st->h);
+	arm_record(ctx, ops->name, "fill", st->shape, st->n_out,
+		   (double)(rte_rdtsc_precise() - t0) / st->n_out);
+	heap2 = bench_heap_bytes();
+	if (!st->random)
+		return 0;
+	snprintf(key, sizeof(key), "mem_per_timer_B/%" PRIu64, st->n_out);
+	bench_result_add(ctx, "memory", ops->name, key,
+			 (double)(heap2 - st->heap0) / st->n_out);
+	snprintf(key, sizeof(key), "mem_at_create_B/%" PRIu64, st->n_out);
+	bench_result_add(ctx, "memory", ops->name, key,
+			 (double)(st->heap1 - st->heap0) / st->n_out);
+	return 0;
+}
+
+/* Steady state: arm a block of 256, cancel it; N stays outstanding. */
+static int
+arm_steady(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
+	   struct arm_state *st)
+{
+	static const char *const names[ARM_NB_FIGURES] = {
 		"arm1", "arm32", "armtmo32", "cancel1", "cancel32",
 		"cancel32tmo" };
+	struct rte_event_timer *p[BLOCK];
 	unsigned int b, k;
-	void *h;
-	int ret = -1;
 
-	t = bench_timers_alloc(n_out + BLOCK, ctx->queue_id);
-	all = malloc(n_out * sizeof(*all));
-	for (k = 0; k < 6; k++)
-		s[k] = malloc(blocks * sizeof(uint64_t));
-	if (t == NULL || all == NULL || s[5] == NULL)
-		goto out;
-	heap0 = bench_heap_bytes();
-	if (bench_adapter_begin(ctx, ops, &conf, t, n_out + BLOCK, &h) < 0)
-		goto out;
-	heap1 = bench_heap_bytes();
-
-	/* Fill 0 -> N in bursts of 32, with this shape's timeouts. */
-	for (i = 0; i < n_out; i++) {
-		all[i] = &t[i];
-		t[i].timeout_ticks = bench_tmo(random);
-	}
-	t0 = rte_rdtsc_precise();
-	for (i = 0; i < n_out; i += 32) {
-		uint16_t n = RTE_MIN((uint64_t)32, n_out - i);
-
-		if (ops->arm(h, &all[i], n) != n) {
-			printf("%s: fill failed at %" PRIu64 ": %s\n", ops->name,
-			       i, rte_strerror(rte_errno));
-			goto end;
-		}
-	}
-	ops->settle(h);
-	arm_record(ctx, ops->name, "fill", shape, n_out,
-		   (double)(rte_rdtsc_precise() - t0) / n_out);
-	heap2 = bench_heap_bytes();
-	if (random) {
-		char key[48];
-
-		snprintf(key, sizeof(key), "mem_per_timer_B/%" PRIu64, n_out);
-		bench_result_add("memory", ops->name, key,
-				 (double)(heap2 - heap0) / n_out);
-		snprintf(key, sizeof(key), "mem_at_create_B/%" PRIu64, n_out);
-		bench_result_add("memory", ops->name, key,
-				 (double)(heap1 - heap0) / n_out);
-	}
-
-	/* Steady state: arm a block of 256, cancel it; N stays outstanding. */
 	for (k = 0; k < BLOCK; k++)
-		p[k] = &t[n_out + k];
-	for (b = 0; b < blocks; b++) {
+		p[k] = &st->t[st->n_out + k];
+	for (b = 0; b < st->blocks; b++) {
 		for (k = 0; k < 3; k++) {
-			uint64_t c1 = arm_block(ops, h, p, (enum arm_variant)k,
-						random);
+			uint64_t c1 = arm_block(ctx, ops, st->h, p,
+						(enum arm_variant)k,
+						st->random);
 			uint64_t c2;
 
-			ops->settle(h);
-			c2 = cancel_block(ops, h, p, k == V_ARM1 ? 1 : 32);
-			ops->settle(h);
+			bench_settle(ops, st->h);
+			c2 = cancel_block(ops, st->h, p, k == V_ARM1 ? 1 : 32);
+			bench_settle(ops, st->h);
 			if (c1 == UINT64_MAX || c2 == UINT64_MAX)
-				goto end;
-			s[k][b] = c1;
-			s[3 + k][b] = c2;
+				return -1;
+			st->s[k][b] = c1;
+			st->s[3 + k][b] = c2;
 		}
 	}
-	for (k = 0; k < 6; k++)
-		arm_record(ctx, ops->name, names[k], shape, n_out,
-			   median_u64(s[k], blocks) / BLOCK);
+	for (k = 0; k < ARM_NB_FIGURES; k++)
+		arm_record(ctx, ops->name, names[k], st->shape, st->n_out,
+			   median_u64(st->s[k], st->blocks) / BLOCK);
+	return 0;
+}
 
-	/* Drain N -> 0. */
-	t0 = rte_rdtsc_precise();
-	for (i = 0; i < n_out; i += 32) {
-		uint16_t n = RTE_MIN((uint64_t)32, n_out - i);
+/* Drain N -> 0 in bursts of 32. */
+static int
+arm_drain(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
+	  struct arm_state *st)
+{
+	uint64_t t0 = rte_rdtsc_precise();
 
-		if (ops->cancel(h, &all[i], n) != n) {
-			printf("%s: drain failed: %s\n", ops->name,
-			       rte_strerror(rte_errno));
-			goto end;
-		}
-	}
-	ops->settle(h);
-	arm_record(ctx, ops->name, "drain", shape, n_out,
-		   (double)(rte_rdtsc_precise() - t0) / n_out);
-	ret = 0;
-end:
-	bench_adapter_end(ctx, ops, h);
+	if (bench_burst_all(ops, st->h, st->all, st->n_out, true,
+			    "drain") < 0)
+		return -1;
+	bench_settle(ops, st->h);
+	arm_record(ctx, ops->name, "drain", st->shape, st->n_out,
+		   (double)(rte_rdtsc_precise() - t0) / st->n_out);
+	return 0;
+}
+
+static int
+arm_run_one(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
+	    uint64_t n_out, int random)
+{
+	struct rte_event_timer_adapter_conf conf = bench_conf(ctx, n_out + 4096);
+	struct arm_state st;
+	int ret = -1;
+
+	if (arm_state_alloc(ctx, &st, n_out, random) < 0)
+		return -1;
+	st.heap0 = bench_heap_bytes();
+	if (bench_adapter_begin(ctx, ops, &conf, st.t, n_out + BLOCK,
+				&st.h) < 0)
+		goto out;
+	st.heap1 = bench_heap_bytes();
+	if (arm_fill(ctx, ops, &st) == 0 && arm_steady(ctx, ops, &st) == 0 &&
+	    arm_drain(ctx, ops, &st) == 0)
+		ret = 0;
+	bench_adapter_end(ctx, ops, st.h);
 out:
-	for (k = 0; k < 6; k++)
-		free(s[k]);
-	free(all);
-	rte_free(t);
+	arm_state_free(&st);
 	return ret;
 }
 
 static int
-arm_run(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+arm_run(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
 	unsigned int rep)
 {
 	unsigned int i;
@@ -333,78 +426,111 @@ struct expiry_result {
 	unsigned int nb_bins;
 };
 
-/*
- * Arm n timers due uniformly over window_ms after a lead time, then
- * consume (spinning slow_ns per event) until all arrived or limit_s.
- */
-static int
-expiry_core(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
-	    uint64_t n, uint64_t window_ms, unsigned int slow_ns,
-	    double limit_s, struct expiry_result *res,
-	    struct rte_event_timer_adapter_stats *st)
+/* Spin for cyc cycles: the work of a slow consumer. */
+static inline void
+bench_spin(uint64_t cyc)
 {
-	struct rte_event_timer_adapter_conf conf = bench_conf(ctx, n + 4096);
-	const uint64_t hz = ctx->hz;
-	/* Long enough to arm everything first, even at 4 us per arm. */
-	const uint64_t lead_ns = 1000000000ULL + n * 4000ULL;
-	uint64_t i, start, wstart, limit, slow_cyc = slow_ns * hz / 1000000000ULL;
-	struct rte_event_timer *t, **p;
-	uint8_t *seen;
-	struct rte_event ev[64];
-	void *h;
-	int ret = -1;
+	uint64_t until = rte_get_timer_cycles() + cyc;
 
+	while (rte_get_timer_cycles() < until)
+		rte_pause();
+}
+
+/* One expiry_core() run's buffers and its time line (TSC). */
+struct expiry_state {
+	uint64_t n;
+	struct rte_event_timer *t, **p;
+	uint8_t *seen;			/* Events per timer (duplicates). */
+	uint64_t wstart;		/* First deadline. */
+	uint64_t limit;			/* Give up consuming here. */
+	uint64_t slow_cyc;		/* Consumer work per event. */
+	void *h;
+};
+
+static void
+expiry_state_free(struct expiry_state *st)
+{
+	free(st->p);
+	free(st->seen);
+	rte_free(st->t);
+}
+
+static int
+expiry_state_alloc(struct bench_ctx *ctx, struct expiry_state *st,
+		   uint64_t n, double limit_s, uint64_t window_ms,
+		   struct expiry_result *res)
+{
+	uint64_t i;
+
+	memset(st, 0, sizeof(*st));
 	memset(res, 0, sizeof(*res));
-	t = bench_timers_alloc(n, ctx->queue_id);
-	p = malloc(n * sizeof(*p));
-	seen = calloc(n, 1);
+	st->n = n;
+	st->t = bench_timers_alloc(n, ctx->queue_id);
+	st->p = malloc(n * sizeof(*st->p));
+	st->seen = calloc(n, 1);
 	res->nb_bins = (unsigned int)(limit_s * 100) + window_ms / 10 + 2;
 	res->bins = calloc(res->nb_bins, sizeof(double));
-	if (t == NULL || p == NULL || seen == NULL || res->bins == NULL)
-		goto out;
-	if (bench_adapter_begin(ctx, ops, &conf, t, n, &h) < 0)
-		goto out;
-	start = rte_get_timer_cycles();
-	for (i = 0; i < n; i++) {
-		p[i] = &t[i];
-		t[i].timeout_ticks = (lead_ns + bench_rand() %
-				      (window_ms * 1000000ULL)) / TICK_NS;
+	if (st->t == NULL || st->p == NULL || st->seen == NULL ||
+	    res->bins == NULL) {
+		expiry_state_free(st);
+		free(res->bins);
+		res->bins = NULL;
+		return -1;
 	}
-	for (i = 0; i < n; i += 32) {
-		uint16_t k = RTE_MIN((uint64_t)32, n - i);
+	for (i = 0; i < n; i++)
+		st->p[i] = &st->t[i];
+	return 0;
+}
 
-		if (ops->arm(h, &p[i], k) != k) {
-			printf("%s: arm failed: %s\n", ops->name,
-			       rte_strerror(rte_errno));
-			goto end;
-		}
-	}
+/*
+ * Arm every timer, due uniformly over window_ms after a lead time long
+ * enough to arm everything first, even at 4 us per arm.
+ */
+static int
+expiry_arm(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
+	   struct expiry_state *st, uint64_t window_ms, double limit_s)
+{
+	const uint64_t hz = ctx->hz;
+	const uint64_t lead_ns = 1000000000ULL + st->n * 4000ULL;
+	uint64_t i, start = rte_get_timer_cycles();
+
+	for (i = 0; i < st->n; i++)
+		st->t[i].timeout_ticks = (lead_ns + bench_rand(ctx) %
+					  (window_ms * 1000000ULL)) / TICK_NS;
+	if (bench_burst_all(ops, st->h, st->p, st->n, false, "arm") < 0)
+		return -1;
 	if (rte_get_timer_cycles() - start > lead_ns * hz / 1000000000ULL)
 		printf("%s: warning: arming took longer than the lead time\n",
 		       ops->name);
-	wstart = start + lead_ns * hz / 1000000000ULL;
-	limit = wstart + (uint64_t)((window_ms / 1e3 + limit_s) * hz);
-	while (res->delivered < n && rte_get_timer_cycles() < limit) {
+	st->wstart = start + lead_ns * hz / 1000000000ULL;
+	st->limit = st->wstart + (uint64_t)((window_ms / 1e3 + limit_s) * hz);
+	return 0;
+}
+
+/* Consume until every event arrived or the limit: counts and bins. */
+static void
+expiry_consume(struct bench_ctx *ctx, struct expiry_state *st,
+	       struct expiry_result *res)
+{
+	struct rte_event ev[64];
+
+	while (res->delivered < st->n && rte_get_timer_cycles() < st->limit) {
 		uint16_t k = rte_event_dequeue_burst(ctx->dev_id,
 				ctx->consumer_port[0], ev, RTE_DIM(ev), 0);
 		uint64_t now = rte_get_timer_cycles();
 
 		for (uint16_t j = 0; j < k; j++) {
 			struct rte_event_timer *x = ev[j].event_ptr;
-			uint64_t idx = x - t;
+			uint64_t idx = x - st->t;
 
-			if (idx < n && seen[idx]++ != 0)
+			if (idx < st->n && st->seen[idx]++ != 0)
 				res->dup++;
-			if (slow_cyc != 0) {
-				uint64_t until = rte_get_timer_cycles() + slow_cyc;
-
-				while (rte_get_timer_cycles() < until)
-					rte_pause();
-			}
+			if (st->slow_cyc != 0)
+				bench_spin(st->slow_cyc);
 		}
 		if (k != 0) {
-			uint64_t bin = now > wstart ?
-				(now - wstart) * 100 / hz : 0;
+			uint64_t bin = now > st->wstart ?
+				(now - st->wstart) * 100 / ctx->hz : 0;
 
 			if (res->first == 0)
 				res->first = now;
@@ -414,24 +540,47 @@ expiry_core(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
 				res->bins[bin] += k;
 		}
 	}
-	ops->stats(h, st);
-	ret = 0;
-end:
-	/* Whatever did not arrive must not leak into the next run. */
+}
+
+/*
+ * Arm n timers due uniformly over window_ms after a lead time, then
+ * consume (spinning slow_ns per event) until all arrived or limit_s.
+ * On success the caller frees res->bins.
+ */
+static int
+expiry_core(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
+	    uint64_t n, uint64_t window_ms, unsigned int slow_ns,
+	    double limit_s, struct expiry_result *res,
+	    struct rte_event_timer_adapter_stats *stats)
+{
+	struct rte_event_timer_adapter_conf conf = bench_conf(ctx, n + 4096);
+	struct expiry_state st;
+	int ret = -1;
+
+	if (expiry_state_alloc(ctx, &st, n, limit_s, window_ms, res) < 0)
+		return -1;
+	st.slow_cyc = slow_ns * ctx->hz / 1000000000ULL;
+	if (bench_adapter_begin(ctx, ops, &conf, st.t, n, &st.h) < 0)
+		goto out;
+	if (expiry_arm(ctx, ops, &st, window_ms, limit_s) == 0) {
+		expiry_consume(ctx, &st, res);
+		ops->stats_get(st.h, stats);
+		ret = 0;
+	}
 	if (res->delivered < n)
-		for (i = 0; i < n; i++)
-			if (t[i].state == RTE_EVENT_TIMER_ARMED)
-				ops->cancel(h, &p[i], 1);
-	bench_adapter_end(ctx, ops, h);
+		bench_cancel_armed(ops, st.h, st.t, n);
+	bench_adapter_end(ctx, ops, st.h);
 out:
-	free(p);
-	free(seen);
-	rte_free(t);
+	expiry_state_free(&st);
+	if (ret < 0) {
+		free(res->bins);
+		res->bins = NULL;
+	}
 	return ret;
 }
 
 static int
-expiry_run(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+expiry_run(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
 	   unsigned int rep)
 {
 	const uint64_t n = ctx->opts->expiry_timers;
@@ -444,12 +593,12 @@ expiry_run(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
 			ctx->opts->quick ? 5.0 : 20.0, &r, &st) < 0)
 		return -1;
 	secs = r.last > r.first ? (double)(r.last - r.first) / ctx->hz : 0;
-	bench_result_add("expiry", ops->name, "delivered_frac",
+	bench_result_add(ctx, "expiry", ops->name, "delivered_frac",
 			 (double)r.delivered / n);
-	bench_result_add("expiry", ops->name, "rate_Mev_s",
+	bench_result_add(ctx, "expiry", ops->name, "rate_Mev_s",
 			 secs > 0 ? r.delivered / secs / 1e6 : 0);
-	bench_result_add("expiry", ops->name, "duplicates", r.dup);
-	bench_result_add("expiry", ops->name, "retries", st.evtim_retry_count);
+	bench_result_add(ctx, "expiry", ops->name, "duplicates", r.dup);
+	bench_result_add(ctx, "expiry", ops->name, "retries", st.evtim_retry_count);
 	free(r.bins);
 	return 0;
 }
@@ -463,7 +612,7 @@ expiry_report(struct bench_ctx *ctx)
 }
 
 static int
-backpressure_run(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+backpressure_run(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
 		 unsigned int rep)
 {
 	const uint64_t n = ctx->opts->quick ? 50000 : 200000;
@@ -476,21 +625,21 @@ backpressure_run(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
 	if (expiry_core(ctx, ops, n, 50, slow, limit, &r, &st) < 0)
 		return -1;
 	secs = r.last > r.first ? (double)(r.last - r.first) / ctx->hz : 0;
-	bench_result_add("backpressure", ops->name, "delivered_frac",
+	bench_result_add(ctx, "backpressure", ops->name, "delivered_frac",
 			 (double)r.delivered / n);
-	bench_result_add("backpressure", ops->name, "rate_Mev_s",
+	bench_result_add(ctx, "backpressure", ops->name, "rate_Mev_s",
 			 secs > 0 ? r.delivered / secs / 1e6 : 0);
-	bench_result_add("backpressure", ops->name, "consumer_cap_Mev_s",
+	bench_result_add(ctx, "backpressure", ops->name, "consumer_cap_Mev_s",
 			 1e3 / slow);
-	bench_result_add("backpressure", ops->name, "undelivered",
+	bench_result_add(ctx, "backpressure", ops->name, "undelivered",
 			 n - r.delivered);
-	bench_result_add("backpressure", ops->name, "duplicates", r.dup);
-	bench_result_add("backpressure", ops->name, "retries",
+	bench_result_add(ctx, "backpressure", ops->name, "duplicates", r.dup);
+	bench_result_add(ctx, "backpressure", ops->name, "retries",
 			 st.evtim_retry_count);
-	bench_result_add("backpressure", ops->name, "drops",
+	bench_result_add(ctx, "backpressure", ops->name, "drops",
 			 st.evtim_drop_count + st.ev_inv_count);
 	if (rep == 0)
-		bench_result_series("backpressure", ops->name,
+		bench_result_series(ctx, "backpressure", ops->name,
 				    "events_per_10ms", r.bins, r.nb_bins);
 	free(r.bins);
 	return 0;
@@ -514,89 +663,151 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int
-lateness_run(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
-	     unsigned int rep)
-{
-	const uint64_t n = ctx->opts->lateness_timers, hz = ctx->hz;
-	const uint64_t span_ns = n * 50000ULL; /* 20K per second. */
-	struct rte_event_timer_adapter_conf conf = bench_conf(ctx, n + 4096);
+/* One lateness_run(): the timers and the deadline each should meet. */
+struct lateness_state {
+	uint64_t n;
 	struct rte_event_timer *t, **p;
-	uint64_t *deadline, i, got = 0, limit;
-	double *late;
-	struct rte_event ev[64];
+	uint64_t *deadline;		/* TSC, as the adapter sees it. */
+	double *late;			/* Dequeue - deadline, ns. */
+	uint64_t got;			/* Events received. */
 	void *h;
-	int ret = -1;
+};
 
-	t = bench_timers_alloc(n, ctx->queue_id);
-	p = malloc(n * sizeof(*p));
-	deadline = malloc(n * sizeof(*deadline));
-	late = malloc(n * sizeof(*late));
-	if (t == NULL || p == NULL || deadline == NULL || late == NULL)
-		goto out;
-	if (bench_adapter_begin(ctx, ops, &conf, t, n, &h) < 0)
-		goto out;
-	for (i = 0; i < n; i++) {
-		uint64_t ns = 500000000ULL + bench_rand() % span_ns;
+static void
+lateness_state_free(struct lateness_state *st)
+{
+	free(st->p);
+	free(st->deadline);
+	free(st->late);
+	rte_free(st->t);
+}
 
-		p[i] = &t[i];
-		t[i].timeout_ticks = ns / TICK_NS;
-		/* Deadline as the adapter sees it, read just before arming. */
-		deadline[i] = rte_get_timer_cycles() +
-			(t[i].timeout_ticks * TICK_NS) * (hz / 1000000) / 1000;
-		if (ops->arm(h, &p[i], 1) != 1)
-			goto end;
+static int
+lateness_state_alloc(struct bench_ctx *ctx, struct lateness_state *st,
+		     uint64_t n)
+{
+	uint64_t i;
+
+	memset(st, 0, sizeof(*st));
+	st->n = n;
+	st->t = bench_timers_alloc(n, ctx->queue_id);
+	st->p = malloc(n * sizeof(*st->p));
+	st->deadline = malloc(n * sizeof(*st->deadline));
+	st->late = malloc(n * sizeof(*st->late));
+	if (st->t == NULL || st->p == NULL || st->deadline == NULL ||
+	    st->late == NULL) {
+		lateness_state_free(st);
+		return -1;
 	}
-	limit = rte_get_timer_cycles() + (span_ns / 1000000000ULL + 5) * hz;
-	while (got < n && rte_get_timer_cycles() < limit) {
+	for (i = 0; i < n; i++)
+		st->p[i] = &st->t[i];
+	return 0;
+}
+
+/* Arm one at a time, due 0.5 s + uniform over span_ns. */
+static int
+lateness_arm(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
+	     struct lateness_state *st, uint64_t span_ns)
+{
+	const uint64_t hz = ctx->hz;
+	uint64_t i;
+
+	for (i = 0; i < st->n; i++) {
+		uint64_t ns = 500000000ULL + bench_rand(ctx) % span_ns;
+
+		st->t[i].timeout_ticks = ns / TICK_NS;
+		/* Deadline as the adapter sees it, read just before arming. */
+		st->deadline[i] = rte_get_timer_cycles() +
+			(st->t[i].timeout_ticks * TICK_NS) * (hz / 1000000) /
+			1000;
+		if (ops->arm_burst(st->h, &st->p[i], 1) != 1)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+lateness_collect(struct bench_ctx *ctx, struct lateness_state *st,
+		 uint64_t span_ns)
+{
+	const uint64_t hz = ctx->hz;
+	uint64_t limit = rte_get_timer_cycles() +
+		(span_ns / 1000000000ULL + 5) * hz;
+	struct rte_event ev[64];
+
+	while (st->got < st->n && rte_get_timer_cycles() < limit) {
 		uint16_t k = rte_event_dequeue_burst(ctx->dev_id,
 				ctx->consumer_port[0], ev, RTE_DIM(ev), 0);
 		uint64_t now = rte_get_timer_cycles();
 
 		for (uint16_t j = 0; j < k; j++) {
 			uint64_t idx = (struct rte_event_timer *)
-				ev[j].event_ptr - t;
+				ev[j].event_ptr - st->t;
 
-			late[got++] = ((double)now - (double)deadline[idx]) *
+			st->late[st->got++] = ((double)now -
+					       (double)st->deadline[idx]) *
 				1e9 / hz;
 		}
 	}
-	if (got < n)
-		printf("%s: only %" PRIu64 " of %" PRIu64 " events\n",
-		       ops->name, got, n);
-	if (got > 0) {
-		double q[1001];
+}
 
-		qsort(late, got, sizeof(*late), cmp_double);
-		bench_result_add("lateness", ops->name, "p50_us",
-				 late[got / 2] / 1e3);
-		bench_result_add("lateness", ops->name, "p99_us",
-				 late[got * 99 / 100] / 1e3);
-		bench_result_add("lateness", ops->name, "p99.9_us",
-				 late[got * 999 / 1000] / 1e3);
-		bench_result_add("lateness", ops->name, "max_us",
-				 late[got - 1] / 1e3);
-		bench_result_add("lateness", ops->name, "min_us", late[0] / 1e3);
-		bench_result_add("lateness", ops->name, "delivered_frac",
-				 (double)got / n);
-		if (rep == 0) {
-			for (i = 0; i <= 1000; i++)
-				q[i] = late[RTE_MIN(got - 1, got * i / 1000)] / 1e3;
-			bench_result_series("lateness", ops->name,
-					    "quantiles_us_0_to_1000", q, 1001);
-		}
+/* Quantiles of what arrived; the full curve on the first repetition. */
+static void
+lateness_record(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
+		struct lateness_state *st, unsigned int rep)
+{
+	const uint64_t got = st->got;
+	double *late = st->late, q[1001];
+	unsigned int i;
+
+	if (got < st->n)
+		printf("%s: only %" PRIu64 " of %" PRIu64 " events\n",
+		       ops->name, got, st->n);
+	if (got == 0)
+		return;
+	qsort(late, got, sizeof(*late), cmp_double);
+	bench_result_add(ctx, "lateness", ops->name, "p50_us",
+			 late[got / 2] / 1e3);
+	bench_result_add(ctx, "lateness", ops->name, "p99_us",
+			 late[got * 99 / 100] / 1e3);
+	bench_result_add(ctx, "lateness", ops->name, "p99.9_us",
+			 late[got * 999 / 1000] / 1e3);
+	bench_result_add(ctx, "lateness", ops->name, "max_us",
+			 late[got - 1] / 1e3);
+	bench_result_add(ctx, "lateness", ops->name, "min_us", late[0] / 1e3);
+	bench_result_add(ctx, "lateness", ops->name, "delivered_frac",
+			 (double)got / st->n);
+	if (rep != 0)
+		return;
+	for (i = 0; i <= 1000; i++)
+		q[i] = late[RTE_MIN(got - 1, got * i / 1000)] / 1e3;
+	bench_result_series(ctx, "lateness", ops->name,
+			    "quantiles_us_0_to_1000", q, 1001);
+}
+
+static int
+lateness_run(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
+	     unsigned int rep)
+{
+	const uint64_t n = ctx->opts->lateness_timers;
+	const uint64_t span_ns = n * 50000ULL; /* 20K per second. */
+	struct rte_event_timer_adapter_conf conf = bench_conf(ctx, n + 4096);
+	struct lateness_state st;
+	int ret = -1;
+
+	if (lateness_state_alloc(ctx, &st, n) < 0)
+		return -1;
+	if (bench_adapter_begin(ctx, ops, &conf, st.t, n, &st.h) < 0)
+		goto out;
+	if (lateness_arm(ctx, ops, &st, span_ns) == 0) {
+		lateness_collect(ctx, &st, span_ns);
+		lateness_record(ctx, ops, &st, rep);
+		ret = 0;
 	}
-	ret = 0;
-end:
-	for (i = 0; i < n; i++)
-		if (t[i].state == RTE_EVENT_TIMER_ARMED)
-			ops->cancel(h, &p[i], 1);
-	bench_adapter_end(ctx, ops, h);
+	bench_cancel_armed(ops, st.h, st.t, n);
+	bench_adapter_end(ctx, ops, st.h);
 out:
-	free(p);
-	free(deadline);
-	free(late);
-	rte_free(t);
+	lateness_state_free(&st);
 	return ret;
 }
 
@@ -612,7 +823,7 @@ lateness_report(struct bench_ctx *ctx)
 
 struct pc_shared {
 	struct bench_ctx *ctx;
-	const struct bench_adapter_ops *ops;
+	const struct tp_adapter_ops *ops;
 	void *h;
 	struct rte_event_timer *t;
 	uint64_t n;
@@ -648,8 +859,9 @@ pc_worker(void *arg)
 			for (d = 0; d < k; d++)
 				p[d] = &sh->t[i + d];
 			t0 = rte_rdtsc();
-			d = sh->burst ? sh->ops->arm_tmo(sh->h, p, 1000, k) :
-				sh->ops->arm(sh->h, p, k);
+			d = sh->burst ?
+				sh->ops->arm_tmo_tick_burst(sh->h, p, 1000, k) :
+				sh->ops->arm_burst(sh->h, p, k);
 			cyc += rte_rdtsc() - t0;
 			i += d;
 		}
@@ -667,7 +879,7 @@ pc_worker(void *arg)
 }
 
 static int
-pc_run(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
+pc_run(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
        unsigned int rep)
 {
 	const uint64_t n = ctx->opts->pc_timers;
@@ -710,22 +922,17 @@ pc_run(struct bench_ctx *ctx, const struct bench_adapter_ops *ops,
 		}
 		snprintf(key, sizeof(key), "%s_Mev_s",
 			 burst ? "burst" : "nonburst");
-		bench_result_add("prodcons", ops->name, key,
+		bench_result_add(ctx, "prodcons", ops->name, key,
 				 sh.received / ((double)(t1 - t0) / ctx->hz) / 1e6);
 		snprintf(key, sizeof(key), "%s_arm_ns",
 			 burst ? "burst" : "nonburst");
-		bench_result_add("prodcons", ops->name, key,
+		bench_result_add(ctx, "prodcons", ops->name, key,
 				 armed ? bench_cyc_to_ns(ctx, (double)cyc / armed) : 0);
 		snprintf(key, sizeof(key), "%s_delivered_frac",
 			 burst ? "burst" : "nonburst");
-		bench_result_add("prodcons", ops->name, key,
+		bench_result_add(ctx, "prodcons", ops->name, key,
 				 (double)sh.received / n);
-		for (uint64_t i = 0; i < n; i++)
-			if (sh.t[i].state == RTE_EVENT_TIMER_ARMED) {
-				struct rte_event_timer *x = &sh.t[i];
-
-				ops->cancel(sh.h, &x, 1);
-			}
+		bench_cancel_armed(ops, sh.h, sh.t, n);
 		bench_adapter_end(ctx, ops, sh.h);
 		rte_free(sh.t);
 	}

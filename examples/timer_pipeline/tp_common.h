@@ -24,7 +24,7 @@
 #include <rte_spinlock.h>
 
 #include "tp_config.h"
-#include "tp_adapter.h"
+#include "adapter_ops.h"
 #include "tp_flow.h"
 #include "tp_record.h"
 #include "tp_trace.h"

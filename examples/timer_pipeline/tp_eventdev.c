@@ -337,14 +337,16 @@ tp_adapter_setup(struct tp_ctx *ctx)
 	ac.nb_timers = cfg->nb_timers != 0 ? cfg->nb_timers :
 		ctx->ft.nb_entries;
 	ac.flags = 0;
-	ctx->ta.ops = tp_adapter_ops_get(cfg->adapter);
-	ret = ctx->ta.ops->create_ext(&ctx->ta, &ac, tp_adapter_port_cb, ctx);
-	if (ret < 0) {
+	ctx->ta.ops = cfg->adapter == TP_ADAPTER_RTE ? &tp_adapter_rte_ops :
+		&tp_adapter_direct_ops;
+	ctx->ta.h = ctx->ta.ops->create_ext(&ac, tp_adapter_port_cb, ctx);
+	if (ctx->ta.h == NULL) {
+		ret = rte_errno != 0 ? -rte_errno : -EINVAL;
 		TP_LOG(ERR, "cannot create the %s timer adapter: %s",
-		       ctx->ta.ops->name, strerror(-ret));
+		       ctx->ta.ops->name, rte_strerror(-ret));
 		return ret;
 	}
-	ret = ctx->ta.ops->service_id_get(&ctx->ta, &svc);
+	ret = ctx->ta.ops->service_id_get(ctx->ta.h, &svc);
 	if (ret < 0)
 		return ret;
 	ret = tp_service_map(svc, "timer adapter");
@@ -378,7 +380,7 @@ tp_evdev_start(struct tp_ctx *ctx)
 		return ret;
 	}
 	ctx->evd_started = true;
-	ret = ctx->ta.ops->start(&ctx->ta);
+	ret = ctx->ta.ops->start(ctx->ta.h);
 	if (ret < 0) {
 		TP_LOG(ERR, "cannot start the timer adapter: %s",
 		       strerror(-ret));
@@ -395,13 +397,15 @@ tp_evdev_stop(struct tp_ctx *ctx)
 	int ret;
 
 	if (ctx->adapter_started) {
-		ctx->ta.ops->stop(&ctx->ta);
+		ctx->ta.ops->stop(ctx->ta.h);
 		ctx->adapter_started = false;
 	}
-	if (ctx->ta.ops != NULL && ctx->ta.h.rte != NULL) {
-		ret = ctx->ta.ops->free(&ctx->ta);
+	if (ctx->ta.ops != NULL && ctx->ta.h != NULL) {
+		ret = ctx->ta.ops->free(ctx->ta.h);
 		if (ret < 0)
 			TP_LOG(ERR, "timer adapter free: %s", strerror(-ret));
+		else
+			ctx->ta.h = NULL;
 	}
 	if (ctx->evd.has_sched_service)
 		rte_service_runstate_set(ctx->evd.sched_service_id, 0);

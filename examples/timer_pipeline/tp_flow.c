@@ -237,7 +237,7 @@ tp_flow_arm(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 
 	ticks = RTE_MAX(ticks, UINT64_C(1));
 	t->timeout_ticks = ticks;
-	if (ctx->ta.ops->arm_burst(&ctx->ta, &t, 1) != 1) {
+	if (ctx->ta.ops->arm_burst(ctx->ta.h, &t, 1) != 1) {
 		lc->stats.tim_arm_fail++;
 		t->state = RTE_EVENT_TIMER_NOT_ARMED;
 		return -rte_errno;
@@ -463,7 +463,7 @@ tp_flow_rearm_locked(struct tp_ctx *ctx, struct tp_lcore *lc,
 	uint64_t active_dl = f->first_tsc + ctx->tmo_cycles[TP_TMO_ACTIVE];
 	uint64_t cyc = ctx->tmo_cycles[cls];
 
-	if (ctx->ta.ops->cancel_burst(&ctx->ta, &t, 1) != 1) {
+	if (ctx->ta.ops->cancel_burst(ctx->ta.h, &t, 1) != 1) {
 		/* Expired already: its event will re-arm or end the flow. */
 		lc->stats.tim_cancel_late++;
 		return;
@@ -568,7 +568,7 @@ tp_flow_end(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 					      __ATOMIC_RELAXED));
 	tp_flow_unhash(ctx, f, reason);
 	rte_spinlock_lock(&f->tim_lock);
-	if (ctx->ta.ops->cancel_burst(&ctx->ta, &t, 1) == 1) {
+	if (ctx->ta.ops->cancel_burst(ctx->ta.h, &t, 1) == 1) {
 		lc->stats.tim_cancelled++;
 		TP_TRACE(ctx, f, TP_TRACE_CANCEL, 0, reason);
 		rte_spinlock_unlock(&f->tim_lock);

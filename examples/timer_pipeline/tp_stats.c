@@ -152,11 +152,11 @@ static void
 tp_stats_adapter(const struct tp_ctx *ctx,
 		 struct rte_event_timer_adapter_stats *as)
 {
-	struct tp_adapter *ta = (struct tp_adapter *)(uintptr_t)&ctx->ta;
+	const struct tp_adapter *ta = &ctx->ta;
 
 	memset(as, 0, sizeof(*as));
-	if (ta->ops != NULL && ta->h.rte != NULL)
-		ta->ops->stats_get(ta, as);
+	if (ta->ops != NULL && ta->h != NULL)
+		ta->ops->stats_get(ta->h, as);
 }
 
 static void
@@ -420,18 +420,18 @@ tp_stats_adapter_check(struct tp_ctx *ctx, const struct tp_lcore_stats *t,
 		       uint64_t pending)
 {
 	struct rte_event_timer_adapter_stats as;
-	struct tp_adapter *ta = &ctx->ta;
-	struct tp_adapter_acct acct;
+	const struct tp_adapter *ta = &ctx->ta;
+	struct timer_adapter_accounting acct;
 	int ok = 0;
 
-	if (ta->ops->stats_get(ta, &as) == 0 &&
+	if (ta->ops->stats_get(ta->h, &as) == 0 &&
 	    as.evtim_exp_count != t->tim_expired) {
 		printf("  adapter built %" PRIu64 " expiry events, workers "
 		       "processed %" PRIu64 "\n", as.evtim_exp_count,
 		       t->tim_expired);
 		ok = -1;
 	}
-	if (ta->ops->acct_get == NULL || ta->ops->acct_get(ta, &acct) != 0)
+	if (ta->ops->acct_get == NULL || ta->ops->acct_get(ta->h, &acct) != 0)
 		return ok;
 	if (acct.armed != t->tim_armed + t->tim_rearmed ||
 	    acct.expired != t->tim_expired ||
