@@ -62,6 +62,8 @@ tp_central_service_setup(struct tp_ctx *ctx)
 	ret = tp_service_map(evd->sched_service_id, "event scheduler");
 	if (ret < 0)
 		return ret;
+	/* Its call count tells RX whether it runs (tp_rx.c). */
+	rte_service_set_stats_enable(evd->sched_service_id, 1);
 	return rte_service_runstate_set(evd->sched_service_id, 1);
 }
 

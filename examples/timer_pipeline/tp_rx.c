@@ -8,6 +8,8 @@
  * event on the packet queue, scheduled by flow.
  */
 
+#include <time.h>
+
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_eventdev.h>
@@ -15,6 +17,7 @@
 #include <rte_mbuf_dyn.h>
 #include <rte_prefetch.h>
 #include <rte_rcu_qsbr.h>
+#include <rte_service.h>
 
 #include "tp_common.h"
 #include "tp_lcore.h"
@@ -96,13 +99,73 @@ tp_rx_fetch_paced(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 /*
  * How long RX retries an enqueue the event device refuses (RX port at its
  * new_event_threshold, or the scheduler not keeping up) before it drops
- * the rest of the burst as evdev_full. Long enough to ride out a busy
- * service lcore or an lcore that shares its CPU being descheduled (100 us,
- * even 1 ms, dropped packets of 2300-packet captures on a 2-CPU machine);
- * short enough that a stalled or much too slow worker stage cannot hold RX
- * (its other queues, its stop and its RCU reports) for long.
+ * the rest of the burst as evdev_full: long enough to ride out a burst of
+ * work, short enough that a stalled or much too slow worker stage cannot
+ * hold RX (its other queues, its stop and its RCU reports) for long.
+ *
+ * Only time in which the pipeline could have drained counts (see
+ * tp_rx_wait_expired()): the RX lcore's own CPU time (its worker role
+ * spinning counts; being descheduled does not), and only while the
+ * scheduler service runs. Wall-clock time made a loaded 2-CPU machine drop
+ * packets: an RX lcore descheduled past the deadline dropped its burst on
+ * waking, before its own worker role had drained one event, and a service
+ * lcore descheduled for 50 ms did the same.
  */
 #define TP_RX_ENQ_RETRY_MS 50
+
+/** What an RX lcore waited so far for the event device to take a burst. */
+struct tp_rx_wait {
+	uint64_t waited_ns;	/**< Counted wait. */
+	uint64_t last_ns;	/**< This thread's CPU time at the last try. */
+	uint64_t sched_calls;	/**< Scheduler service calls at the last try. */
+};
+
+static uint64_t
+tp_rx_thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/* Calls of the scheduler service so far (0 without one). */
+static uint64_t
+tp_rx_sched_calls(const struct tp_ctx *ctx)
+{
+	uint64_t calls = 0;
+
+	if (ctx->evd.has_sched_service)
+		rte_service_attr_get(ctx->evd.sched_service_id,
+				     RTE_SERVICE_ATTR_CALL_COUNT, &calls);
+	return calls;
+}
+
+static void
+tp_rx_wait_start(const struct tp_ctx *ctx, struct tp_rx_wait *w)
+{
+	w->waited_ns = 0;
+	w->last_ns = tp_rx_thread_ns();
+	w->sched_calls = tp_rx_sched_calls(ctx);
+}
+
+/*
+ * Count the time since the last try if this lcore ran it (thread CPU
+ * time) and the scheduler service ran meanwhile (its call count moved; a
+ * device without a service schedules in the ports, so always).
+ */
+static bool
+tp_rx_wait_expired(const struct tp_ctx *ctx, struct tp_rx_wait *w)
+{
+	const uint64_t now = tp_rx_thread_ns();
+	const uint64_t calls = tp_rx_sched_calls(ctx);
+
+	if (!ctx->evd.has_sched_service || calls != w->sched_calls)
+		w->waited_ns += now - w->last_ns;
+	w->last_ns = now;
+	w->sched_calls = calls;
+	return w->waited_ns >= (uint64_t)TP_RX_ENQ_RETRY_MS * 1000000;
+}
 
 /*
  * Drop packet events RX could not enqueue, counted under 'why'. Each
@@ -140,11 +203,13 @@ tp_rx_enqueue(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 	      uint16_t n, bool also_worker)
 {
 	const uint8_t dev = ctx->evd.dev_id;
-	uint64_t now, deadline = 0;
+	struct tp_rx_wait wait;
 	enum tp_drop why;
 	uint16_t sent;
 
 	sent = rte_event_enqueue_new_burst(dev, lc->ev_port, ev, n);
+	if (unlikely(sent < n))
+		tp_rx_wait_start(ctx, &wait);
 	while (unlikely(sent < n)) {
 		lc->stats.ev_enq_retry++;
 		/* A stop request ends RX: what is not in yet is dropped. */
@@ -153,10 +218,7 @@ tp_rx_enqueue(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 			why = TP_DROP_SHUTDOWN;
 			goto drop;
 		}
-		now = rte_get_timer_cycles();
-		if (deadline == 0) {
-			deadline = now + ctx->hz / 1000 * TP_RX_ENQ_RETRY_MS;
-		} else if (now >= deadline) {
+		if (tp_rx_wait_expired(ctx, &wait)) {
 			/* Still full: drop the rest, go back to polling. */
 			why = TP_DROP_EVDEV_FULL;
 			goto drop;
