@@ -31,7 +31,8 @@
                                            gets their records (the format
                                            of gen_pcap.py --expect)
 
-IN is a little-endian microsecond capture such as tools/gen_pcap.py writes.
+IN is a little-endian capture such as tools/gen_pcap.py (microsecond) or
+net_pcap's tx_pcap (nanosecond) writes.
 """
 
 import json
@@ -47,8 +48,8 @@ def load(path):
     with open(path, "rb") as f:
         raw = f.read()
     hdr = GLOBAL.unpack_from(raw, 0)
-    if hdr[0] != 0xA1B2C3D4:
-        sys.exit("%s: not a little-endian microsecond pcap" % path)
+    if hdr[0] not in (0xA1B2C3D4, 0xA1B23C4D):
+        sys.exit("%s: not a little-endian pcap" % path)
     recs, off = [], GLOBAL.size
     while off + RECORD.size <= len(raw):
         sec, usec, caplen, orig = RECORD.unpack_from(raw, off)
@@ -182,7 +183,7 @@ def main(argv):
     elif cmd == "zero-macs":
         hdr, recs = load(argv[2])
         dump(argv[3], hdr, [(a, b, c, bytes(12) + d[12:])
-                            for a, b, c, d in recs])
+                            for a, b, c, d in recs], magic=hdr[0])
     elif cmd == "sll-odd":
         hdr, recs = load(argv[2])
         t = recs[-1][0] + 1 if recs else 1700000000

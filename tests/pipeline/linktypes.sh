@@ -1,0 +1,205 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+#
+# Captures that are not Ethernet, and captures with records net_pcap cannot
+# carry, end to end:
+# - every link type the parser reads (LINUX_SLL, LINUX_SLL2, RAW, IPV4,
+#   IPV6, NULL, LOOP), both timer adapters: the flow records are exactly
+#   those of the generator's model, every packet is accounted for, the
+#   exactly-once check passes, and the output capture (Ethernet, tx_pcap)
+#   holds the same IP packets behind a synthetic Ethernet header;
+# - packets of a cooked capture no Ethernet frame can carry: counted
+#   not_ether drops; ARP in a cooked capture: forwarded as Ethernet ARP;
+# - BIG TCP: 80,000-byte records amid normal ones are dropped as oversize
+#   with one warning, the others forwarded: output == input minus those;
+# - pcapng whose interfaces have different link types: refused, naming it.
+#
+#     tests/pipeline/linktypes.sh BUILD_DIR
+
+SUITE=linktypes
+. "$(dirname "$0")/lib.sh"
+
+TOOL="python3 $TP_SRC/tests/pipeline/pcap_tool.py"
+REASONS="malformed table_full fwd_drop tx_full evdev_full shutdown oversize
+not_ether"
+
+# balanced LOG: rx == forwarded + dropped, and the drops add up by reason.
+balanced() {
+	local rx fwd drop sum=0 r v
+	rx=$(tp_stat "$1" rx 1)
+	fwd=$(tp_stat "$1" tx 1)
+	drop=$(tp_stat "$1" tx 2)
+	for r in $REASONS; do
+		v=$(tp_named "$1" tx "$r")
+		[ -n "$v" ] || return 1
+		sum=$((sum + v))
+	done
+	[ -n "$rx" ] && [ -n "$fwd" ] && [ -n "$drop" ] &&
+		[ "$rx" -eq $((fwd + drop)) ] && [ "$drop" -eq "$sum" ]
+}
+
+# clean NAME LOG RC WANT-RX: exit 0, check PASSED, balanced, rx as wanted.
+clean() {
+	local rx
+	rx=$(tp_stat "$2" rx 1)
+	if ! tp_clean_exit "$3" "$2"; then
+		tp_fail "$1" "exit status $3 or exactly-once check failed" "$2"
+	elif ! balanced "$2"; then
+		tp_fail "$1" "rx != forwarded + dropped by reason" "$2"
+	elif [ "${rx:-x}" != "$4" ]; then
+		tp_fail "$1" "rx ${rx:-none}, want $4" "$2"
+	else
+		return 0
+	fi
+	return 1
+}
+
+# same_ip NAME A.pcap B.pcap: the same frames once MACs are zeroed (our
+# Ethernet header is synthetic: its MACs are the ports').
+same_ip() {
+	local why
+	if ! why=$($TOOL zero-macs "$2" "$2.z" 2>&1) ||
+	   ! why=$($TOOL zero-macs "$3" "$3.z" 2>&1); then
+		tp_fail "$1" "pcap_tool: $why"
+		return 1
+	fi
+	if why=$($CHECK pcap-equal "$2.z" "$3.z"); then
+		return 0
+	fi
+	tp_fail "$1" "output capture: $why"
+	return 1
+}
+
+# --- Each link type, both adapters ------------------------------------------
+
+for lt in sll sll2 raw ipv4 ipv6 null loop; do
+	v6=()
+	[ $lt = ipv4 ] && v6=(--ipv6-pct 0)
+	[ $lt = ipv6 ] && v6=(--ipv6-pct 100)
+	$GEN -o "$WORK/$lt.pcap" --seed 41 --flows 12 --linktype $lt \
+		--expect "$WORK/$lt.json" "${TMO_ARGS[@]}" 2>/dev/null
+	# The same traffic as Ethernet: what the output capture must hold.
+	$GEN -o "$WORK/$lt.eth.pcap" --seed 41 --flows 12 --vlan-pct 0 \
+		"${v6[@]}" 2>/dev/null
+	n=$($TOOL count "$WORK/$lt.eth.pcap")
+	for ad in direct rte; do
+		name=${lt}_$ad
+		log=$WORK/$name.log
+		tp_pcap_run "$log" "$WORK/$lt.pcap" "$WORK/$name.out.pcap" \
+			--timer-adapter $ad --flow-log "$WORK/$name.json"
+		clean $name "$log" $? "$n" || continue
+		if ! why=$($CHECK records "$WORK/$name.json" "$WORK/$lt.json" \
+			   --mode unpaced); then
+			tp_fail $name "$why" "$log"
+		elif [ "$(tp_named "$log" tx not_ether)" != 0 ]; then
+			tp_fail $name "not_ether drops" "$log"
+		elif same_ip $name "$WORK/$lt.eth.pcap" \
+			"$WORK/$name.out.pcap"; then
+			tp_pass $name
+		fi
+	done
+done
+
+# Paced: capture timestamps read through a cooked header too.
+name=sll2_paced
+log=$WORK/$name.log
+tp_pcap_run "$log" "$WORK/sll2.pcap" "$WORK/$name.out.pcap" --replay-pace \
+	--flow-log "$WORK/$name.json"
+if clean $name "$log" $? "$($TOOL count "$WORK/sll2.pcap")"; then
+	if why=$($CHECK records "$WORK/$name.json" "$WORK/sll2.json" \
+		 --mode paced); then
+		tp_pass $name
+	else
+		tp_fail $name "$why" "$log"
+	fi
+fi
+
+# --- Cooked packets that are not IP --------------------------------------------
+
+# ARP (an ethertype: forwarded as an Ethernet ARP frame), 802.2 LLC and a
+# netlink message (no ethertype: not_ether), a record shorter than the
+# cooked header (not_ether).
+name=sll_not_ether
+log=$WORK/$name.log
+$TOOL sll-odd "$WORK/sll.pcap" "$WORK/odd.pcap"
+n=$($TOOL count "$WORK/odd.pcap")
+tp_pcap_run "$log" "$WORK/odd.pcap" "$WORK/$name.out.pcap"
+if clean $name "$log" $? "$n"; then
+	ne=$(tp_named "$log" tx not_ether)
+	nonip=$(tp_named "$log" rx non-ip)
+	fwd=$(tp_stat "$log" tx 1)
+	arp=$(python3 - "$WORK/$name.out.pcap" <<'EOF'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+off, n = 24, 0
+while off + 16 <= len(d):
+    cap = struct.unpack_from("<I", d, off + 8)[0]
+    f = d[off + 16:off + 16 + cap]
+    n += f[12:14] == b"\x08\x06" and f[14:16] == b"\x00\x01"
+    off += 16 + cap
+print(n)
+EOF
+)
+	if [ "${ne:-x}" != 3 ] || [ "${nonip:-x}" != 4 ]; then
+		tp_fail $name "not_ether ${ne:-none} (want 3), non-ip \
+${nonip:-none} (want 4)" "$log"
+	elif [ "${fwd:-x}" != $((n - 3)) ] || [ "$arp" != 1 ]; then
+		tp_fail $name "forwarded ${fwd:-none} (want $((n - 3))), ARP \
+frames in the output $arp (want 1)" "$log"
+	else
+		tp_pass $name
+	fi
+fi
+
+# --- BIG TCP: records over 65535 bytes ----------------------------------------
+
+$GEN -o "$WORK/big.pcap" --seed 43 --flows 16 --mix tcp=1 --big-tcp 4 \
+	--expect "$WORK/big.json" "${TMO_ARGS[@]}" 2>/dev/null
+n=$($TOOL count "$WORK/big.pcap")
+for ad in direct rte; do
+	name=big_tcp_$ad
+	log=$WORK/$name.log
+	tp_pcap_run "$log" "$WORK/big.pcap" "$WORK/$name.out.pcap" \
+		--timer-adapter $ad --flow-log "$WORK/$name.json"
+	clean $name "$log" $? "$n" || continue
+	warns=$(grep -c 'warning:.*oversize' "$log")
+	if [ "$(tp_named "$log" tx oversize)" != 4 ]; then
+		tp_fail $name "oversize $(tp_named "$log" tx oversize), want 4" \
+			"$log"
+	elif [ "$warns" != 1 ] ||
+	     ! grep 'warning:' "$log" | grep -q 'holds 80000 bytes'; then
+		tp_fail $name "want one warning naming the first 80000-byte \
+packet, got $warns" "$log"
+	elif ! why=$($CHECK records "$WORK/$name.json" "$WORK/big.json" \
+		     --mode unpaced); then
+		tp_fail $name "$why" "$log"
+	elif ! why=$($CHECK pcap-equal "$WORK/big.pcap" \
+		     "$WORK/$name.out.pcap" --minus 4); then
+		tp_fail $name "$why"
+	else
+		tp_pass $name
+	fi
+done
+
+# --- pcapng with interfaces of different link types ----------------------------
+
+name=pcapng_mixed_linktypes
+log=$WORK/$name.log
+$GEN -o "$WORK/mixed.pcapng" --seed 44 --flows 8 --mixed-linktype sll \
+	2>/dev/null
+tp_pcap_run "$log" "$WORK/mixed.pcapng" "$WORK/$name.out.pcap"
+rc=$?
+if [ $rc -ne 2 ]; then
+	tp_fail $name "exit status $rc, want 2" "$log"
+elif [ "$(grep -c 'error:' "$log")" != 1 ] ||
+     ! grep 'error:' "$log" | grep -F "'$WORK/mixed.pcapng'" |
+	grep -q 'different link types.*1 EN10MB.*113'; then
+	tp_fail $name "want one error naming the file and the mix" "$log"
+elif grep -q '^EAL:' "$log" || [ -e "$WORK/$name.out.pcap" ]; then
+	tp_fail $name "EAL or net_pcap had started" "$log"
+else
+	tp_pass $name
+fi
+
+tp_result
