@@ -3,43 +3,18 @@
  */
 
 /*
- * Per-lcore timer lists: object pools and nb_timers credits. Every
+ * Per-lcore timer lists: object pools and nb_timers credits, the far
+ * ring's buckets, dead lists (the lock itself is in ta_lock.[ch]). Every
  * function here runs with the list's lock held, except ta_list_init and
  * ta_list_release (no concurrent user) and ta_list_use (its own lock).
  */
 
 #include <string.h>
 
-#include <errno.h>
-#include <pthread.h>
-#include <signal.h>
-#include <unistd.h>
-
 #include <rte_malloc.h>
 #include <rte_prefetch.h>
 
 #include "ta_private.h"
-
-uint32_t ta_pid;
-
-static void
-ta_pid_refresh(void)
-{
-	ta_pid = (uint32_t)getpid();
-}
-
-RTE_INIT(ta_pid_init)
-{
-	ta_pid_refresh();
-	pthread_atfork(NULL, NULL, ta_pid_refresh);
-}
-
-int
-ta_lock_holder_dead(uint32_t holder)
-{
-	return holder != ta_pid && kill((pid_t)holder, 0) < 0 &&
-		errno == ESRCH;
-}
 
 void
 ta_list_declare_dead(struct timer_adapter *adapter, struct ta_list *list)

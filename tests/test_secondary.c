@@ -238,7 +238,7 @@ secondary_main(const char *mode)
 		sec_arm_range(a, 0, n, 30);
 		/*
 		 * As if killed inside an arm call, its list's lock held: the
-		 * lock word of a holder is its pid (see ta_private.h).
+		 * lock word of a holder is its pid (see ta_lock.h).
 		 */
 		__atomic_store_n(&a->lists[rte_lcore_id()].lock.locked,
 				 (uint32_t)getpid(), __ATOMIC_RELEASE);
