@@ -36,7 +36,12 @@ extern int tp_logtype;
 	rte_log(RTE_LOG_ ## level, tp_logtype, "TIMER_PIPELINE: %s(): " fmt \
 		"\n", __func__, ##__VA_ARGS__)
 
-/** Quit flag: the only mutable global; 1 = graceful stop, 2+ = at once. */
+/**
+ * Quit flag, 1 = graceful stop, 2+ = at once. One of the two mutable
+ * globals; the other is the context pointer the telemetry handlers read
+ * (tp_stats.c: 22.11's handlers take no argument). Everything else is
+ * reached through struct tp_ctx.
+ */
 extern volatile sig_atomic_t tp_quit_signal;
 
 /* Event queues: packets, then timer expiries. */

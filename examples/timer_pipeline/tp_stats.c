@@ -16,14 +16,23 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mempool.h>
-#include <rte_memzone.h>
+#include <rte_spinlock.h>
 #include <rte_telemetry.h>
 
 #include "tp_common.h"
 #include "tp_stats.h"
 
-/* The context is a memzone: 22.11 telemetry callbacks take no argument. */
-#define TP_CTX_MZ "timer_pipeline_ctx"
+/*
+ * The context the telemetry handlers read: the second mutable global, next
+ * to tp_quit_signal (tp_common.h). DPDK 22.11's telemetry handlers take no
+ * user argument, so they cannot be handed the context. Set once by
+ * tp_stats_telemetry_register() before the commands exist; cleared by
+ * tp_stats_telemetry_unregister() before the context is freed. The lock
+ * makes the clear wait for a handler that is reading the context (the
+ * telemetry thread runs beside main).
+ */
+static const struct tp_ctx *tp_tel_ctx;
+static rte_spinlock_t tp_tel_lock = RTE_SPINLOCK_INITIALIZER;
 
 static const char *const tp_drop_names[TP_DROP_MAX] = {
 	[TP_DROP_MALFORMED] = "malformed",
@@ -254,20 +263,10 @@ tp_stats_print(const struct tp_ctx *ctx, bool final)
 }
 /* >8 End of the stats screen. */
 
-static const struct tp_ctx *
-tp_tel_ctx(void)
-{
-	const struct rte_memzone *mz = rte_memzone_lookup(TP_CTX_MZ);
-
-	if (mz == NULL)
-		return NULL;
-	return *(struct tp_ctx *const *)mz->addr;
-}
-
 static int
-tp_tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
+tp_tel_stats_locked(const struct tp_ctx *ctx, const char *params,
+		    struct rte_tel_data *d)
 {
-	const struct tp_ctx *ctx = tp_tel_ctx();
 	struct rte_event_timer_adapter_stats as;
 	struct rte_tel_data *hist;
 	struct rte_eth_stats ps;
@@ -275,7 +274,6 @@ tp_tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	unsigned int i;
 	uint64_t up;
 
-	RTE_SET_USED(cmd);
 	if (ctx == NULL || (params != NULL && *params != '\0'))
 		return -EINVAL;
 	tp_stats_sum(ctx, &t);
@@ -337,13 +335,12 @@ tp_tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 }
 
 static int
-tp_tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
+tp_tel_flows_locked(const struct tp_ctx *ctx, const char *params,
+		    struct rte_tel_data *d)
 {
-	const struct tp_ctx *ctx = tp_tel_ctx();
 	struct tp_lcore_stats t;
 	unsigned int r;
 
-	RTE_SET_USED(cmd);
 	if (ctx == NULL || (params != NULL && *params != '\0'))
 		return -EINVAL;
 	tp_stats_sum(ctx, &t);
@@ -362,17 +359,39 @@ tp_tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+static int
+tp_tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	int ret;
+
+	RTE_SET_USED(cmd);
+	rte_spinlock_lock(&tp_tel_lock);
+	ret = tp_tel_stats_locked(tp_tel_ctx, params, d);
+	rte_spinlock_unlock(&tp_tel_lock);
+	return ret;
+}
+
+static int
+tp_tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	int ret;
+
+	RTE_SET_USED(cmd);
+	rte_spinlock_lock(&tp_tel_lock);
+	ret = tp_tel_flows_locked(tp_tel_ctx, params, d);
+	rte_spinlock_unlock(&tp_tel_lock);
+	return ret;
+}
+
 /* Telemetry registration. 8< */
 int
 tp_stats_telemetry_register(struct tp_ctx *ctx)
 {
-	const struct rte_memzone *mz;
 	int ret;
 
-	mz = rte_memzone_reserve(TP_CTX_MZ, sizeof(ctx), rte_socket_id(), 0);
-	if (mz == NULL)
-		return -rte_errno;
-	*(struct tp_ctx **)mz->addr = ctx;
+	rte_spinlock_lock(&tp_tel_lock);
+	tp_tel_ctx = ctx;
+	rte_spinlock_unlock(&tp_tel_lock);
 	/* Names: letters, digits, '_' and '/' only, or registration fails. */
 	ret = rte_telemetry_register_cmd("/timer_pipeline/stats", tp_tel_stats,
 			"Pipeline counters: rx, tx, drops, timers, lateness");
@@ -393,11 +412,10 @@ tp_stats_telemetry_register(struct tp_ctx *ctx)
 void
 tp_stats_telemetry_unregister(void)
 {
-	const struct rte_memzone *mz = rte_memzone_lookup(TP_CTX_MZ);
-
 	/* 22.11 cannot unregister commands: make them fail from now on. */
-	if (mz != NULL)
-		rte_memzone_free(mz);
+	rte_spinlock_lock(&tp_tel_lock);
+	tp_tel_ctx = NULL;
+	rte_spinlock_unlock(&tp_tel_lock);
 }
 
 /* Entries that are not FREE and whose record is not yet written. */
