@@ -99,13 +99,13 @@ ta_arm_one(struct timer_adapter *adapter, struct ta_list *list,
 {
 	struct ta_node *node;
 
-	node = ta_list_node_alloc(list);
+	node = ta_pool_node_get(&list->pool, list->index);
 	if (unlikely(node == NULL))
 		return ENOSPC;
 	node->key = ta_tick_ceil(adapter, deadline);
 	node->evtim = (uintptr_t)evtim;
 	if (unlikely(ta_list_link(list, node, now_tick) < 0)) {
-		ta_list_node_free(list, node);
+		ta_pool_node_put(&list->pool, node);
 		return ENOSPC;
 	}
 	evtim->impl_opaque[0] = (uintptr_t)node;
@@ -243,7 +243,7 @@ ta_cancel_one(struct timer_adapter *adapter, struct ta_list *list,
 	 */
 	if (node->key > list->collected_tick) {
 		ta_list_unlink(list, node);
-		ta_list_node_free(list, node);
+		ta_pool_node_put(&list->pool, node);
 		ta_credits_put(adapter, list, 1);
 	}
 	ta_counter_add(&list->cancelled, 1);

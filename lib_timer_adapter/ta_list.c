@@ -3,16 +3,24 @@
  */
 
 /*
- * Per-lcore timer lists: object pools and nb_timers credits, the far
- * ring's buckets, dead lists (the lock itself is in ta_lock.[ch]). Every
- * function here runs with the list's lock held, except ta_list_init and
- * ta_list_release (no concurrent user) and ta_list_use (its own lock).
+ * Per-lcore timer lists (struct ta_list in ta_private.h): setting a list
+ * up and releasing it, registering it with the adapter on first use
+ * (which gives it its far ring's buckets), declaring it dead when a
+ * process died holding its lock, and its share of nb_timers (credits,
+ * taken from and given back to the adapter in batches). The list's parts
+ * live elsewhere: the lock in ta_lock.h, the object pool in ta_pool.[ch],
+ * the radix index in ta_radix.[ch], the far ring in ta_far.[ch]; linking,
+ * unlinking and the service's hint (min_key) are inline in ta_private.h.
+ *
+ * ta_credits_*() run with the list's lock held; ta_list_init() and
+ * ta_list_release() have no concurrent user; ta_list_use() takes the
+ * adapter's used_lock and then the list's lock; ta_list_declare_dead() is
+ * atomic.
  */
 
 #include <string.h>
 
 #include <rte_malloc.h>
-#include <rte_prefetch.h>
 
 #include "ta_private.h"
 
@@ -26,112 +34,22 @@ ta_list_declare_dead(struct timer_adapter *adapter, struct ta_list *list)
 	       "expire or be cancelled", adapter->id, list->index);
 }
 
-/* Carve a heap chunk of nb objects of size bytes; returns the first one. */
-static void *
-ta_chunk_alloc(struct ta_list *list, size_t size, unsigned int nb)
-{
-	const size_t hdr = RTE_ALIGN_CEIL(sizeof(struct ta_chunk), 64);
-	struct ta_chunk *c;
-
-	c = rte_malloc("ta_chunk", hdr + size * nb, RTE_CACHE_LINE_SIZE);
-	if (c == NULL)
-		return NULL;
-	c->size = hdr + size * nb;
-	c->next = list->pool.chunks;
-	list->pool.chunks = c;
-	__atomic_store_n(&list->pool.mem_bytes, list->pool.mem_bytes + c->size,
-			 __ATOMIC_RELAXED);
-	return RTE_PTR_ADD(c, hdr);
-}
-
-/* Radix node allocator of a list's index (arg is the list). */
-struct ta_radix_node *
-ta_radix_node_alloc(void *arg, uint8_t level)
-{
-	struct ta_list *list = arg;
-	struct ta_pool *pool = &list->pool;
-	const unsigned int kind = level == 0 ? 0 : 1;
-	const unsigned int per_chunk = kind == 0 ? TA_RADIX_LEAVES_PER_CHUNK :
-		TA_RADIX_INNER_PER_CHUNK;
-	const size_t size = TA_RADIX_NODE_SIZE(level);
-	struct ta_radix_node *n = pool->free_radix_nodes[kind];
-	uint8_t *mem;
-	unsigned int i;
-
-	if (likely(n != NULL)) {
-		pool->free_radix_nodes[kind] = n->slot[0];
-		return n;
-	}
-	mem = ta_chunk_alloc(list, size, per_chunk);
-	if (mem == NULL)
-		return NULL;
-	for (i = 1; i < per_chunk; i++) {
-		n = (struct ta_radix_node *)(mem + i * size);
-		n->level = level;
-		n->slot[0] = i + 1 < per_chunk ? mem + (i + 1) * size : NULL;
-	}
-	pool->free_radix_nodes[kind] = (struct ta_radix_node *)(mem + size);
-	__atomic_store_n(&pool->nb_radix_nodes, pool->nb_radix_nodes + per_chunk,
-			 __ATOMIC_RELAXED);
-	return (struct ta_radix_node *)mem;
-}
-
-void
-ta_radix_node_free(void *arg, struct ta_radix_node *n)
-{
-	struct ta_list *list = arg;
-	const unsigned int kind = n->level == 0 ? 0 : 1;
-
-	n->slot[0] = list->pool.free_radix_nodes[kind];
-	list->pool.free_radix_nodes[kind] = n;
-}
-
 void
 ta_list_init(struct ta_list *list, uint16_t index, uint8_t far_shift)
 {
 	memset(list, 0, sizeof(*list));
 	list->lock.locked = 0;
 	list->index = index;
+	ta_radix_init(&list->radix, &list->pool);
 	ta_far_init(&list->far, far_shift);
 	ta_list_min_update(list, UINT64_MAX, TA_MIN_EXACT);
-	ta_radix_init(&list->radix, list);
 }
 
 void
 ta_list_release(struct ta_list *list)
 {
-	struct ta_chunk *c = list->pool.chunks, *next;
-
-	while (c != NULL) {
-		next = c->next;
-		rte_free(c);
-		c = next;
-	}
-	list->pool.chunks = NULL;
+	ta_pool_release(&list->pool);
 	ta_far_release(&list->far);
-}
-
-struct ta_node *
-ta_list_node_alloc_chunk(struct ta_list *list)
-{
-	struct ta_pool *pool = &list->pool;
-	struct ta_node *nodes;
-	unsigned int i;
-
-	nodes = ta_chunk_alloc(list, sizeof(*nodes), TA_NODES_PER_CHUNK);
-	if (nodes == NULL)
-		return NULL;
-	/* Keep node 0 for the caller, chain the others as free. */
-	for (i = 1; i < TA_NODES_PER_CHUNK; i++) {
-		nodes[i].owner = list->index;
-		nodes[i].link.next = i + 1 < TA_NODES_PER_CHUNK ?
-			&nodes[i + 1].link : NULL;
-	}
-	pool->free_nodes = &nodes[1].link;
-	__atomic_store_n(&pool->nb_nodes, pool->nb_nodes + TA_NODES_PER_CHUNK,
-			 __ATOMIC_RELAXED);
-	nodes[0].owner = list->index;
-	return &nodes[0];
 }
 
 int
@@ -156,9 +74,7 @@ ta_list_use(struct timer_adapter *adapter, struct ta_list *list)
 		}
 		list->far.ring = ring;
 		if (ring != NULL)
-			__atomic_store_n(&list->pool.mem_bytes,
-					 list->pool.mem_bytes + sizeof(*ring),
-					 __ATOMIC_RELAXED);
+			ta_pool_account(&list->pool, sizeof(*ring));
 		ta_unlock(&list->lock);
 		n = adapter->nb_used;
 		adapter->used_idx[n] = list->index;

@@ -28,6 +28,7 @@
 #include "ta_far.h"
 #include "ta_lock.h"
 #include "ta_node.h"
+#include "ta_pool.h"
 #include "ta_radix.h"
 #include "timer_adapter.h"
 
@@ -47,11 +48,6 @@ extern int ta_svc_logtype;
 
 /* Marks an allocated adapter; cleared before its memory is released. */
 #define TA_MAGIC 0x7461646170746572ULL
-
-/* Timer nodes and radix nodes are carved from heap chunks. */
-#define TA_NODES_PER_CHUNK 512
-#define TA_RADIX_LEAVES_PER_CHUNK 128
-#define TA_RADIX_INNER_PER_CHUNK 16
 
 /*
  * nb_timers is enforced with credits: a list takes them from the adapter
@@ -76,23 +72,6 @@ extern int ta_svc_logtype;
 
 /* Timers the service settles per hold of a list's lock. */
 #define TA_SVC_HOLD 32
-
-/* Heap chunk header; chunks are released when the adapter is freed. */
-struct ta_chunk {
-	struct ta_chunk *next;
-	size_t size;
-};
-
-/* Free objects of one list, protected by the list's lock. */
-struct ta_pool {
-	struct ta_link *free_nodes;		/* Singly linked. */
-	/* Free radix leaves [0] and interior nodes [1], linked via slot[0]. */
-	struct ta_radix_node *free_radix_nodes[2];
-	struct ta_chunk *chunks;
-	uint64_t nb_nodes;	/* Timer nodes carved from chunks. */
-	uint64_t nb_radix_nodes;	/* Radix nodes carved from chunks. */
-	uint64_t mem_bytes;	/* Bytes of all chunks. */
-};
 
 /*
  * One per-lcore timer list. The lock serialises the owning lcore (arm),
@@ -188,7 +167,6 @@ struct timer_adapter {
 /* ta_list.c */
 void ta_list_init(struct ta_list *list, uint16_t index, uint8_t far_shift);
 void ta_list_release(struct ta_list *list);
-struct ta_node *ta_list_node_alloc_chunk(struct ta_list *list);
 int ta_list_use(struct timer_adapter *adapter, struct ta_list *list);
 void ta_list_declare_dead(struct timer_adapter *adapter, struct ta_list *list);
 uint16_t ta_credits_refill(struct timer_adapter *adapter, struct ta_list *list,
@@ -319,28 +297,10 @@ ta_list_unlink(struct ta_list *list, struct ta_node *node)
 				   TA_MIN_EXACT);
 }
 
-/* Node pool and credits of a list; its lock is held. */
-static inline struct ta_node *
-ta_list_node_alloc(struct ta_list *list)
-{
-	struct ta_link *l = list->pool.free_nodes;
-
-	if (likely(l != NULL)) {
-		list->pool.free_nodes = l->next;
-		return container_of(l, struct ta_node, link);
-	}
-	return ta_list_node_alloc_chunk(list);
-}
-
-static inline void
-ta_list_node_free(struct ta_list *list, struct ta_node *node)
-{
-	node->evtim = 0;
-	node->link.next = list->pool.free_nodes;
-	list->pool.free_nodes = &node->link;
-}
-
-/* Up to n of nb_timers for this list's next arms: how many it got. */
+/*
+ * Credits of a list (see TA_CREDIT_BATCH); its lock is held. Up to n of
+ * nb_timers for this list's next arms: how many it got.
+ */
 static inline uint16_t
 ta_credits_get(struct timer_adapter *adapter, struct ta_list *list,
 	       uint16_t n)

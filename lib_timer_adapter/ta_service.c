@@ -123,7 +123,7 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_list *list,
 	ta_counter_add(&svc->expired, 1);
 	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ERROR,
 			 __ATOMIC_RELEASE);
-	ta_list_node_free(list, node);
+	ta_pool_node_put(&list->pool, node);
 	ta_credits_put(adapter, list, 1);
 }
 
@@ -157,7 +157,7 @@ ta_expire_node(struct timer_adapter *adapter, struct ta_list *list,
 				 __ATOMIC_RELEASE);
 	}
 	if (list != NULL) {
-		ta_list_node_free(list, node);
+		ta_pool_node_put(&list->pool, node);
 		ta_credits_put(adapter, list, 1);
 	}
 }
