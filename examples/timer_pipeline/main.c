@@ -27,6 +27,7 @@
 
 #include "tp_common.h"
 #include "tp_eventdev.h"
+#include "tp_ipfix.h"
 #include "tp_lcore.h"
 #include "tp_ports.h"
 #include "tp_stats.h"
@@ -184,6 +185,7 @@ tp_run(struct tp_ctx *ctx)
 	tp_lcore_roles_print(ctx);
 	tp_launch(ctx);
 	tp_records_drain(ctx);
+	tp_ipfix_stop(ctx);	/* export what is queued, bounded */
 	tp_trace_drain(ctx);
 	tp_stats_print(ctx, true);
 	return tp_stats_check(ctx) == 0 && !ctx->aborted ?
@@ -203,7 +205,8 @@ main(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	/* Captures, outputs: checked before anything starts. */
-	if (tp_ports_check_files(eal_argc, eal_argv, &cfg) < 0)
+	if (tp_ports_check_files(eal_argc, eal_argv, &cfg) < 0 ||
+	    tp_ipfix_check_config(&cfg) < 0)
 		return TP_EXIT_USAGE;
 	status = EXIT_FAILURE;
 
@@ -235,7 +238,8 @@ main(int argc, char **argv)
 	/* Setup, in order; each failure unwinds what was done. 8< */
 	if (tp_flow_table_create(ctx) < 0)
 		goto out_ctx;
-	if (tp_records_init(ctx) < 0 || tp_trace_init(ctx) < 0)
+	if (tp_records_init(ctx) < 0 || tp_trace_init(ctx) < 0 ||
+	    tp_ipfix_start(ctx) < 0)
 		goto out_records;
 	if (tp_ports_setup(ctx) < 0)
 		goto out_ports;
@@ -263,6 +267,7 @@ out_ports:
 out_records:
 	tp_trace_free(ctx);
 	tp_records_free(ctx);
+	tp_ipfix_release(ctx);
 	tp_flow_table_free(ctx);
 out_ctx:
 	rte_free(ctx);

@@ -153,6 +153,7 @@ struct tp_evdev {
 
 /** Replay pace: maps capture time onto the TSC. */
 struct tp_replay {
+	bool cap_clock;			/**< Record clock: capture time (ns). */
 	uint64_t base_cap_ns;		/**< First capture timestamp, 0 = unset. */
 	uint64_t base_tsc;		/**< TSC when it was delivered. */
 	int ts_offset;			/**< Timestamp dynfield, -1 = none. */
@@ -186,6 +187,7 @@ struct tp_ctx {
 	/* Flows and records. */
 	struct tp_flow_table ft;	/**< Flow table. */
 	struct tp_records rec;		/**< Record ring and sinks. */
+	struct tp_ipfix *ipfix;		/**< IPFIX exporter, NULL = off. */
 	struct tp_trace trace;		/**< Timer trace ring. */
 	/* Lcores. */
 	unsigned int main_lcore;	/**< Runs the control role. */

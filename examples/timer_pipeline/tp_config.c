@@ -74,6 +74,12 @@ static const struct tp_enum_name tp_format_names[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct tp_enum_name tp_ipfix_transport_names[] = {
+	{ "udp", TP_IPFIX_UDP, NULL },
+	{ "tcp", TP_IPFIX_TCP, NULL },
+	{ NULL, 0, NULL },
+};
+
 static const struct tp_enum_name tp_prio_names[] = {
 	{ "highest", 1, NULL },
 	{ "normal", 0, NULL },
@@ -170,6 +176,21 @@ const struct tp_option tp_options[] = {
 		"FMT", "flow record format: json (lines) or csv"),
 	TP_UINT("trace-timers", 0, "records", trace_timers, 0, 1000000, "N",
 		"print the timer life of the first N flows"),
+	{ "ipfix", 0, "ipfix", TP_OT_PATH, TP_CFG_OFF(ipfix_collector),
+	  TP_CFG_SZ(ipfix_collector), 0, 0, 0, NULL, "HOST[:PORT]",
+	  "export one IPFIX biflow record per ended flow to this collector "
+	  "(port 4739 if omitted; IPv6: [ADDR]:PORT)" },
+	TP_ENUM("ipfix-transport", "ipfix", ipfix_transport,
+		tp_ipfix_transport_names, "PROTO",
+		"IPFIX transport: udp or tcp (reconnects with back-off)"),
+	{ "ipfix-file", 0, "ipfix", TP_OT_PATH, TP_CFG_OFF(ipfix_file),
+	  TP_CFG_SZ(ipfix_file), 0, 0, 0, NULL, "FILE",
+	  "write the IPFIX export to FILE (RFC 5655) instead of a collector" },
+	TP_UINT("ipfix-domain", 0, "ipfix", ipfix_domain, 0, UINT32_MAX, "N",
+		"IPFIX observation domain id"),
+	TP_DUR("ipfix-template-refresh", "ipfix", ipfix_tmpl_refresh_ns,
+	       TP_NS_PER_S, TP_NS_PER_S * 86400,
+	       "UDP: resend templates and exporter statistics this often"),
 	TP_BOOL("replay-pace", "clock", replay_pace,
 		"deliver packets at their capture timestamps (net_pcap)"),
 	TP_UINT("stats-period", 'T', "stats", stats_period_s, 0, 86400, "S",
@@ -227,6 +248,8 @@ tp_config_defaults(struct tp_config *cfg)
 	cfg->nb_flows = 65536;
 	cfg->table_full = TP_FULL_EVICT;
 	cfg->log_format = TP_LOG_JSON;
+	cfg->ipfix_transport = TP_IPFIX_UDP;
+	cfg->ipfix_tmpl_refresh_ns = 60 * TP_NS_PER_S;
 	cfg->nb_rxd = 1024;
 	cfg->nb_txd = 1024;
 	cfg->burst = 32;

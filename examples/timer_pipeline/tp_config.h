@@ -72,6 +72,15 @@ enum tp_log_format {
 	TP_LOG_CSV,		/**< CSV with a header line. */
 };
 
+/** IPFIX transport to the collector (--ipfix-transport). */
+enum tp_ipfix_transport {
+	TP_IPFIX_UDP,		/**< UDP, templates refreshed periodically. */
+	TP_IPFIX_TCP,		/**< TCP, reconnecting with back-off. */
+};
+
+/** Maximum length of --ipfix HOST:PORT. */
+#define TP_IPFIX_COLLECTOR_LEN 280
+
 /** Maximum length of the [eal] args value (rte_cfgfile's value limit). */
 #define TP_EAL_ARGS_LEN 256
 
@@ -95,6 +104,11 @@ struct tp_config {
 	enum tp_log_format log_format;	/**< Flow record format. */
 	bool replay_pace;		/**< Honour capture timestamps. */
 	uint32_t trace_timers;		/**< Trace the first N flows' timers. */
+	char ipfix_collector[TP_IPFIX_COLLECTOR_LEN]; /**< --ipfix, "" = off. */
+	enum tp_ipfix_transport ipfix_transport; /**< UDP or TCP. */
+	char ipfix_file[PATH_MAX];	/**< --ipfix-file, "" = none. */
+	uint32_t ipfix_domain;		/**< Observation domain id. */
+	uint64_t ipfix_tmpl_refresh_ns;	/**< UDP template refresh period. */
 	uint16_t rx_queues;		/**< RX queues per port, 0 = auto. */
 	uint16_t nb_rxd;		/**< RX descriptors per queue. */
 	uint16_t nb_txd;		/**< TX descriptors per queue. */

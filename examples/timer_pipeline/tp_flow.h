@@ -87,6 +87,8 @@ struct tp_flow {
 	uint64_t first_ts;		/**< First packet time (record clock). */
 	uint64_t last_ts;		/**< Last packet time (record clock). */
 	uint8_t tcp_flags[2];		/**< TCP flags seen per direction. */
+	uint16_t in_port;		/**< Port of the first packet (RX). */
+	uint16_t icmp_tc;		/**< Its ICMP type << 8 | code (RX). */
 	/* Timer: operated only by the holder of tim_lock once published. */
 	rte_spinlock_t tim_lock;	/**< Serialises arm/cancel/expiry. */
 	uint64_t deadline_tsc;		/**< When the armed timer is due. */

@@ -55,6 +55,7 @@ struct tp_parsed {
 	struct tp_flow_key key;	/**< Flow key (TP_PKT_FLOW). */
 	bool lo_is_src;		/**< The sender is key end 0. */
 	uint8_t tcp_flags;	/**< TCP flags, 0 if not TCP. */
+	uint16_t icmp_tc;	/**< ICMP type << 8 | code (IPFIX), else 0. */
 };
 
 /* Copies of headers that span mbuf segments (tp_parse()'s frame). */
@@ -295,6 +296,7 @@ tp_parse_l4(const struct rte_mbuf *m, struct tp_parse_buf *buf,
 
 	*sport = 0;
 	*dport = 0;
+	out->icmp_tc = 0;
 	if (l4 == RTE_PTYPE_L4_FRAG)
 		return true;	/* no ports in fragments */
 	switch (out->key.proto) {
@@ -325,9 +327,21 @@ tp_parse_l4(const struct rte_mbuf *m, struct tp_parse_buf *buf,
 		return true;
 	}
 	case IPPROTO_ICMP:
-	case IPPROTO_ICMPV6:
-		/* type, code, checksum: present, though we key on none. */
-		return off + sizeof(buf->l4.icmp) <= ip_end;
+	case IPPROTO_ICMPV6: {
+		/* type, code, checksum: present, though we key on none;
+		 * type and code go to the record (icmpTypeCode).
+		 */
+		const uint8_t *ih;
+
+		if (off + sizeof(buf->l4.icmp) > ip_end)
+			return false;
+		ih = rte_pktmbuf_read(m, off, sizeof(buf->l4.icmp),
+				      buf->l4.icmp);
+		if (ih == NULL)
+			return false;
+		out->icmp_tc = (uint16_t)(ih[0] << 8 | ih[1]);
+		return true;
+	}
 	default:
 		return true;
 	}

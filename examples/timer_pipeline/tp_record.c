@@ -25,6 +25,7 @@
 #include <rte_ring_elem.h>
 
 #include "tp_common.h"
+#include "tp_ipfix.h"
 #include "tp_record.h"
 
 #define TP_RECORD_RING_SIZE 65536
@@ -49,10 +50,31 @@ tp_end_reason_name(unsigned int reason)
 static uint64_t
 tp_ts_to_ns(const struct tp_ctx *ctx, uint64_t ts)
 {
-	if (ctx->cfg->replay_pace)
+	if (ctx->replay.cap_clock)
 		return ts;	/* capture time already */
 	return ctx->start_ns + (ts > ctx->start_tsc ?
 		tp_cycles_to_ns(ts - ctx->start_tsc, ctx->hz) : 0);
+}
+
+/*
+ * Record times are the capture's own timestamps when every port reads a
+ * capture (net_pcap), paced or not, as softflowd -r does: a flow from a
+ * capture ends when the capture says, not when it was read. Otherwise
+ * they are the TSC, converted with the wall clock at launch.
+ */
+static bool
+tp_records_capture_clock(const struct tp_ctx *ctx)
+{
+	struct rte_eth_dev_info info;
+	uint16_t i;
+
+	if (ctx->cfg->replay_pace)
+		return true;
+	for (i = 0; i < ctx->nb_ports; i++)
+		if (rte_eth_dev_info_get(ctx->ports[i], &info) != 0 ||
+		    strcmp(info.driver_name, "net_pcap") != 0)
+			return false;
+	return ctx->nb_ports > 0;
 }
 
 /*
@@ -98,6 +120,7 @@ tp_records_init(struct tp_ctx *ctx)
 		       rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
+	ctx->replay.cap_clock = tp_records_capture_clock(ctx);
 	if (cfg->flow_log[0] == '\0')
 		return 0;
 	rec->log = tp_records_open(cfg->flow_log);
@@ -136,7 +159,7 @@ tp_records_free(struct tp_ctx *ctx)
 bool
 tp_records_wanted(const struct tp_ctx *ctx)
 {
-	return ctx->rec.log != NULL;
+	return ctx->rec.log != NULL || ctx->ipfix != NULL;
 }
 
 /* Build the record of a flow whose last reference is gone. 8< */
@@ -167,6 +190,8 @@ tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 	memcpy(r.tcp_flags, f->tcp_flags, sizeof(r.tcp_flags));
 	r.serial = f->serial;
 	r.end_reason = reason;
+	r.in_port = f->in_port;
+	r.icmp_type_code = f->icmp_tc;
 	while (rte_ring_mp_enqueue_elem(ctx->rec.ring, &r, sizeof(r)) != 0) {
 		__atomic_fetch_add(&ctx->rec.ring_full, 1, __ATOMIC_RELAXED);
 		if (rte_lcore_id() == ctx->main_lcore)
@@ -216,6 +241,8 @@ tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r)
 {
 	if (ctx->rec.log != NULL)
 		tp_record_write(ctx->rec.log, ctx->cfg->log_format, r);
+	if (ctx->ipfix != NULL)
+		tp_ipfix_submit(ctx, r);	/* never waits */
 }
 
 /* Main lcore: hand queued records to the sinks. */

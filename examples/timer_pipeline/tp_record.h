@@ -46,6 +46,9 @@ struct tp_flow_record {
 	uint8_t tcp_flags[2];	/**< TCP flags: forward, reverse. */
 	uint8_t end_reason;	/**< enum tp_end_reason. */
 	uint8_t pad[3];
+	uint16_t in_port;	/**< Port of the flow's first packet. */
+	uint16_t icmp_type_code; /**< ICMP type << 8 | code, else 0. */
+	uint32_t pad2;
 };
 
 /** Record writer state (main lcore). */

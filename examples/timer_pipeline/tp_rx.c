@@ -265,10 +265,14 @@ tp_rx_event(struct rte_event *ev, struct rte_mbuf *m, uint32_t flow_id,
 static __rte_always_inline uint64_t
 tp_rx_ts(const struct tp_ctx *ctx, const struct rte_mbuf *m, uint64_t now)
 {
-	if (ctx->cfg->replay_pace) {
+	if (ctx->replay.cap_clock) {
 		uint64_t ns = tp_rx_cap_ns(ctx, m);
 
-		return ns != 0 ? ns : ctx->start_ns;
+		if (ns != 0 || ctx->cfg->replay_pace)
+			return ns != 0 ? ns : ctx->start_ns;
+		/* a capture read without its timestamps: wall clock */
+		return ctx->start_ns + tp_cycles_to_ns(now - ctx->start_tsc,
+						       ctx->hz);
 	}
 	return now;
 }
@@ -349,6 +353,13 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 	if (f == NULL) {
 		rte_pktmbuf_free(m);	/* table full, counted */
 		return false;
+	}
+	if (created) {
+		/* For the record; written before the packet's event is
+		 * enqueued, so before its reference can be the last.
+		 */
+		f->in_port = m->port;
+		f->icmp_tc = pp->icmp_tc;
 	}
 	/* every-packet refresh, except for the packet that created it */
 	if (ctx->cfg->refresh == TP_REFRESH_EVERY_PACKET &&

@@ -20,6 +20,7 @@
 #include <rte_telemetry.h>
 
 #include "tp_common.h"
+#include "tp_ipfix.h"
 #include "tp_stats.h"
 
 /*
@@ -196,6 +197,21 @@ tp_stats_print_lcores(const struct tp_ctx *ctx)
 	}
 }
 
+/* IPFIX export line (when --ipfix or --ipfix-file is on). */
+static void
+tp_stats_print_ipfix(const struct tp_ctx *ctx)
+{
+	struct tp_ipfix_stats s;
+
+	if (!tp_ipfix_stats_get(ctx, &s))
+		return;
+	printf("  ipfix   messages %" PRIu64 " records %" PRIu64 " bytes %"
+	       PRIu64 " templates %" PRIu64 " not_sent %" PRIu64
+	       " (queue_full %" PRIu64 ") reconnects %" PRIu64 "\n",
+	       s.messages, s.records, s.bytes, s.templates, s.not_sent,
+	       s.queue_full, s.reconnects);
+}
+
 /* The stats screen. 8< */
 void
 tp_stats_print(const struct tp_ctx *ctx, bool final)
@@ -259,6 +275,7 @@ tp_stats_print(const struct tp_ctx *ctx, bool final)
 		printf("  records %" PRIu64 " written%s%s\n", ctx->rec.written,
 		       ctx->cfg->flow_log[0] ? " to " : " (no --flow-log)",
 		       ctx->cfg->flow_log);
+	tp_stats_print_ipfix(ctx);
 	fflush(stdout);
 }
 /* >8 End of the stats screen. */
@@ -360,6 +377,38 @@ tp_tel_flows_locked(const struct tp_ctx *ctx, const char *params,
 }
 
 static int
+tp_tel_ipfix_locked(const struct tp_ctx *ctx, const char *params,
+		    struct rte_tel_data *d)
+{
+	struct tp_ipfix_stats s;
+
+	if (ctx == NULL || (params != NULL && *params != '\0'))
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "enabled", tp_ipfix_stats_get(ctx, &s));
+	rte_tel_data_add_dict_u64(d, "messages", s.messages);
+	rte_tel_data_add_dict_u64(d, "records", s.records);
+	rte_tel_data_add_dict_u64(d, "bytes", s.bytes);
+	rte_tel_data_add_dict_u64(d, "templates", s.templates);
+	rte_tel_data_add_dict_u64(d, "not_sent", s.not_sent);
+	rte_tel_data_add_dict_u64(d, "queue_full", s.queue_full);
+	rte_tel_data_add_dict_u64(d, "reconnects", s.reconnects);
+	return 0;
+}
+
+static int
+tp_tel_ipfix(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	int ret;
+
+	RTE_SET_USED(cmd);
+	rte_spinlock_lock(&tp_tel_lock);
+	ret = tp_tel_ipfix_locked(tp_tel_ctx, params, d);
+	rte_spinlock_unlock(&tp_tel_lock);
+	return ret;
+}
+
+static int
 tp_tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	int ret;
@@ -399,6 +448,10 @@ tp_stats_telemetry_register(struct tp_ctx *ctx)
 		ret = rte_telemetry_register_cmd("/timer_pipeline/flows",
 				tp_tel_flows,
 				"Flows: active, created, ended by reason");
+	if (ret == 0)
+		ret = rte_telemetry_register_cmd("/timer_pipeline/ipfix",
+				tp_tel_ipfix, "IPFIX export: messages, records, "
+				"bytes, templates, not sent, reconnects");
 	if (ret < 0) {
 		TP_LOG(ERR, "telemetry registration failed: %s",
 		       strerror(-ret));
@@ -463,6 +516,19 @@ tp_stats_adapter_check(struct tp_ctx *ctx, const struct tp_lcore_stats *t,
 	return ok;
 }
 
+/* Every ended flow's record was exported or counted as not sent. */
+static int
+tp_stats_ipfix_check(const struct tp_ctx *ctx, uint64_t ended)
+{
+	struct tp_ipfix_stats s;
+
+	if (!tp_ipfix_stats_get(ctx, &s))
+		return 0;
+	printf("  ipfix  ended %" PRIu64 " == exported %" PRIu64
+	       " + not sent %" PRIu64 "\n", ended, s.records, s.not_sent);
+	return ended == s.records + s.not_sent ? 0 : -1;
+}
+
 /* Exactly-once check. 8< */
 int
 tp_stats_check(struct tp_ctx *ctx)
@@ -502,6 +568,8 @@ tp_stats_check(struct tp_ctx *ctx)
 		ok = -1;
 	}
 	if (tp_stats_adapter_check(ctx, &t, pending) != 0)
+		ok = -1;
+	if (tp_stats_ipfix_check(ctx, ended) != 0)
 		ok = -1;
 	printf("  %s\n", ok == 0 ? "PASSED" : "FAILED");
 	return ok;

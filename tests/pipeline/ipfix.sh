@@ -1,0 +1,338 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+#
+# IPFIX export, end to end with real collectors on 127.0.0.1 (ports chosen
+# here, processes stopped by the trap):
+#   - nfcapd (nfdump) receives the UDP export of the demo capture and of
+#     generated model captures; `nfdump -o raw` must equal the pipeline's
+#     own JSON flow log record for record (5-tuple, VLAN, packets and octets
+#     both ways, end reason, first/last ms);
+#   - --ipfix-file: ipfixDump decodes it (templates, options records,
+#     counts) and python3-ipfix compares it field by field;
+#   - TCP (nfcapd has no TCP input): a small listener stores the stream,
+#     ipfixDump and python3-ipfix decode it;
+#   - TCP collector absent at start, started later, killed, started again:
+#     the pipeline forwards every packet, exported + not sent == ended,
+#     exit 0 with the check PASSED;
+#   - SIGINT: live flows are exported as forced end;
+#   - side by side with softflowd -r into nfcapd (differences printed;
+#     docs/ipfix.rst explains each kind);
+#   - bad options exit 2 before EAL, with one message naming the option.
+#
+#     tests/pipeline/ipfix.sh BUILD_DIR
+
+SUITE=ipfix
+. "$(dirname "$0")/lib.sh"
+
+PY3=/usr/bin/python3	# python3-ipfix is a Debian package
+ICHECK="$PY3 $TP_SRC/tests/pipeline/ipfix_check.py"
+LISTEN="$PY3 $TP_SRC/tests/pipeline/ipfix_tcp_listen.py"
+
+for t in nfcapd nfdump ipfixDump softflowd; do
+	if ! command -v "$t" >/dev/null; then
+		echo "[ FAIL ] pipeline.$SUITE: $t not installed (scripts/setup.sh)"
+		echo "RESULT pipeline_${SUITE}: 0 passed, 1 failed"
+		exit 1
+	fi
+done
+if ! "$TP_BIN" -- --ipfix-file "$WORK/probe" --dump-config >/dev/null 2>&1
+then
+	echo "[ FAIL ] pipeline.$SUITE: built without libfixbuf"
+	echo "RESULT pipeline_${SUITE}: 0 passed, 1 failed"
+	exit 1
+fi
+
+# A free port on 127.0.0.1 for udp or tcp.
+free_port() {
+	$PY3 -c "import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM if sys.argv[1] == 'udp'
+                  else socket.SOCK_STREAM)
+s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])" "$1"
+}
+
+# nfcapd_start DIR PORT: collector in the background; NFCAPD = its pid.
+nfcapd_start() {
+	mkdir -p "$1"
+	nfcapd -w "$1" -p "$2" -b 127.0.0.1 -t 3600 -B 4000000 \
+		>"$1.log" 2>&1 &
+	NFCAPD=$!
+	TP_PIDS+=("$NFCAPD")
+	sleep 0.3
+}
+
+# nfcapd_stop DIR RAW: SIGTERM closes the file; dump it as raw text.
+nfcapd_stop() {
+	sleep 0.3	# the last datagrams
+	kill -TERM "$NFCAPD" 2>/dev/null
+	wait "$NFCAPD" 2>/dev/null
+	nfdump -r "$(ls "$1"/nfcapd.2* | head -1)" -o raw >"$2" 2>&1
+}
+
+# ipfix_summary LOG FIELD: a counter of the summary's ipfix line.
+ipfix_summary() {
+	tp_named "$1" ipfix "$2"
+}
+
+# The exactly-once check's ipfix line holds and the run passed.
+ipfix_accounted() {
+	local log=$1 rc=$2
+	tp_clean_exit "$rc" "$log" &&
+		grep -Eq '^  ipfix  ended [0-9]+ == exported [0-9]+ \+ not sent' \
+			"$log"
+}
+
+# udp_case NAME CAPTURE [APP-ARGS...]: export to nfcapd, compare.
+udp_case() {
+	local name=$1 in=$2 port rc why
+	shift 2
+	port=$(free_port udp)
+	nfcapd_start "$WORK/$name.nf" "$port"
+	tp_pcap_run "$WORK/$name.log" "$in" "$WORK/$name.out.pcap" \
+		--flow-log "$WORK/$name.json" --ipfix "127.0.0.1:$port" "$@"
+	rc=$?
+	nfcapd_stop "$WORK/$name.nf" "$WORK/$name.raw"
+	if ! ipfix_accounted "$WORK/$name.log" $rc; then
+		tp_fail "$name" "exit $rc or exactly-once check failed" \
+			"$WORK/$name.log"
+	elif [ "$(ipfix_summary "$WORK/$name.log" not_sent)" != 0 ]; then
+		tp_fail "$name" "records not sent on loopback" "$WORK/$name.log"
+	elif ! why=$($ICHECK nfdump "$WORK/$name.raw" "$WORK/$name.json"); then
+		tp_fail "$name" "$why"
+	else
+		tp_pass "$name"
+	fi
+}
+
+# 1. UDP to nfcapd: the demo capture (scripts/demo.sh's) and models.
+$GEN -o "$WORK/demo.pcap" --seed 1 --flows 40 --gap-ms 20-300 \
+	--flow-interval-ms 50 --idle-gap-pct 30 --idle-gap-ms 4000 \
+	--malformed 10 --non-ip 4 2>/dev/null
+$GEN -o "$WORK/model.pcap" --seed 5 --flows 300 --ipv6-pct 40 \
+	--ext-hdr-pct 30 --vlan-pct 20 --qinq-pct 10 --rst-pct 20 2>/dev/null
+$GEN -o "$WORK/many.pcap" --seed 6 --flows 3000 --pkts 1-4 \
+	--flow-interval-ms 1 --gap-ms 1-5 2>/dev/null
+udp_case udp_demo "$WORK/demo.pcap"
+udp_case udp_model "$WORK/model.pcap"
+udp_case udp_many_messages "$WORK/many.pcap" --flows 8192
+
+# 2. --ipfix-file: ipfixDump decodes it, python3-ipfix compares it.
+tp_pcap_run "$WORK/file.log" "$WORK/model.pcap" "$WORK/file.out.pcap" \
+	--flow-log "$WORK/file.json" --ipfix-file "$WORK/file.ipfix" \
+	--ipfix-domain 7
+rc=$?
+nrec=$(wc -l <"$WORK/file.json")
+ipfixDump --in "$WORK/file.ipfix" --stats >"$WORK/file.dump" 2>&1
+drec=$(sed -n 's/.*Messages, \([0-9]*\) Data Records, \([0-9]*\) Template.*/\1/p' \
+	"$WORK/file.dump")
+dtmpl=$(sed -n 's/.*Data Records, \([0-9]*\) Template Records.*/\1/p' \
+	"$WORK/file.dump")
+dopt=$(awk '$1 == "264" {print $3}' "$WORK/file.dump")
+if ! ipfix_accounted "$WORK/file.log" $rc; then
+	tp_fail file_ipfixdump "exit $rc or check failed" "$WORK/file.log"
+elif [ "$drec" != $((nrec + dopt)) ] || [ "${dopt:-0}" -lt 2 ] ||
+     [ "$((dtmpl % 9))" != 0 ] || [ "$dtmpl" -lt 18 ] ||
+     grep -qi "error" "$WORK/file.dump"; then
+	tp_fail file_ipfixdump "ipfixDump: $drec data records ($dopt options), \
+$dtmpl templates, for $nrec flows" "$WORK/file.dump"
+else
+	tp_pass file_ipfixdump
+fi
+if why=$($ICHECK ipfix "$WORK/file.ipfix" "$WORK/file.json" \
+	--not-sent 0 --min-options 2); then
+	tp_pass file_decoded_equal
+else
+	tp_fail file_decoded_equal "$why"
+fi
+if ipfixDump --in "$WORK/file.ipfix" 2>/dev/null |
+	grep -q "observation domain id: 7\|domain: *7\|obdomain: *7"; then
+	tp_pass file_domain
+else
+	tp_fail file_domain "observation domain 7 not in ipfixDump's output"
+fi
+
+# 3. TCP: a listener stores the stream; ipfixDump and python3-ipfix.
+port=$(free_port tcp)
+$LISTEN "$port" "$WORK/tcp.stream" &
+lpid=$!
+TP_PIDS+=("$lpid")
+sleep 0.3
+tp_pcap_run "$WORK/tcp.log" "$WORK/model.pcap" "$WORK/tcp.out.pcap" \
+	--flow-log "$WORK/tcp.json" --ipfix "127.0.0.1:$port" \
+	--ipfix-transport tcp
+rc=$?
+sleep 0.3
+kill "$lpid" 2>/dev/null
+wait "$lpid" 2>/dev/null
+if ! ipfix_accounted "$WORK/tcp.log" $rc; then
+	tp_fail tcp "exit $rc or check failed" "$WORK/tcp.log"
+elif ! why=$($ICHECK ipfix "$WORK/tcp.stream.0" "$WORK/tcp.json" \
+	     --not-sent 0); then
+	tp_fail tcp "$why"
+elif ! ipfixDump --in "$WORK/tcp.stream.0" --stats 2>&1 |
+	grep -q "Data Records"; then
+	tp_fail tcp "ipfixDump cannot read the TCP stream"
+else
+	tp_pass tcp
+fi
+
+# 4. TCP collector absent at start, started later, killed mid-run and
+# started again, during a paced replay of ~5 s.
+$GEN -o "$WORK/long.pcap" --seed 11 --flows 120 --pkts 2-6 \
+	--flow-interval-ms 40 --gap-ms 10-200 2>/dev/null
+port=$(free_port tcp)
+tp_eal
+timeout -k 5 60 "$TP_BIN" "${EAL[@]}" --vdev=event_sw0 \
+	"--vdev=net_pcap0,rx_pcap=$WORK/long.pcap,tx_pcap=$WORK/long.out.pcap" \
+	-- "${TMO_ARGS[@]}" -T 1 --idle-sleep-us 50 --flows 4096 \
+	--stop-when-done --replay-pace --flow-log "$WORK/down.json" \
+	--ipfix "127.0.0.1:$port" --ipfix-transport tcp \
+	>"$WORK/down.log" 2>&1 &
+ppid=$!
+TP_PIDS+=("$ppid")
+sleep 1.5
+$LISTEN "$port" "$WORK/down.stream" &
+lpid=$!
+TP_PIDS+=("$lpid")
+sleep 1.5
+kill -KILL "$lpid" 2>/dev/null
+wait "$lpid" 2>/dev/null
+sleep 0.7
+$LISTEN "$port" "$WORK/down2.stream" &
+lpid=$!
+TP_PIDS+=("$lpid")
+wait "$ppid"
+rc=$?
+sleep 0.3
+kill "$lpid" 2>/dev/null
+wait "$lpid" 2>/dev/null
+ended=$(wc -l <"$WORK/down.json")
+exported=$(ipfix_summary "$WORK/down.log" records)
+notsent=$(ipfix_summary "$WORK/down.log" not_sent)
+reconn=$(ipfix_summary "$WORK/down.log" reconnects)
+got=0
+for s in "$WORK"/down.stream.* "$WORK"/down2.stream.*; do
+	[ -f "$s" ] || continue
+	n=$($PY3 -c "import sys
+sys.path.insert(0, '$TP_SRC/tests/pipeline')
+import ipfix_check
+print(sum('flowEndReason' in d for d in ipfix_check.read_stream('$s')))")
+	got=$((got + n))
+done
+if ! ipfix_accounted "$WORK/down.log" $rc; then
+	tp_fail collector_down "exit $rc or check failed" "$WORK/down.log"
+elif [ "$((exported + notsent))" != "$ended" ] || [ "$notsent" -eq 0 ] ||
+     [ "$got" -gt "$exported" ] || [ "$got" -eq 0 ] ||
+     [ "${reconn:-0}" -lt 1 ]; then
+	tp_fail collector_down "ended $ended, exported $exported, not sent \
+$notsent, received $got, reconnects $reconn" "$WORK/down.log"
+elif [ "$(tp_named "$WORK/down.log" tx dropped)" != "" ] &&
+     [ "$(tp_stat "$WORK/down.log" rx 1)" != \
+       "$(tp_stat "$WORK/down.log" tx 1)" ]; then
+	tp_fail collector_down "packets not all forwarded" "$WORK/down.log"
+else
+	tp_pass collector_down
+fi
+
+# 5. SIGINT with live flows: forced end, exported before exit.
+port=$(free_port udp)
+nfcapd_start "$WORK/sig.nf" "$port"
+tp_eal
+timeout -k 5 60 "$TP_BIN" "${EAL[@]}" --vdev=event_sw0 \
+	"--vdev=net_pcap0,rx_pcap=$WORK/long.pcap,tx_pcap=$WORK/sig.out.pcap" \
+	-- --tmo-udp 30 --tmo-tcp-est 30 --tmo-tcp-syn 30 --tmo-icmp 30 \
+	--tmo-other 30 -T 0 --idle-sleep-us 50 --flows 4096 --replay-pace \
+	--flow-log "$WORK/sig.json" --ipfix "127.0.0.1:$port" \
+	>"$WORK/sig.log" 2>&1 &
+ppid=$!
+TP_PIDS+=("$ppid")
+sleep 2
+t0=$(date +%s%N)
+kill -INT "$ppid"
+wait "$ppid"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+nfcapd_stop "$WORK/sig.nf" "$WORK/sig.raw"
+nforced=$(grep -c '"end_reason_code":4' "$WORK/sig.json")
+if ! ipfix_accounted "$WORK/sig.log" $rc; then
+	tp_fail sigint_forced_end "exit $rc or check failed" "$WORK/sig.log"
+elif [ "$nforced" -eq 0 ] || [ "$ms" -gt 2000 ]; then
+	tp_fail sigint_forced_end "$nforced forced-end records, exit after \
+$ms ms" "$WORK/sig.log"
+elif ! why=$($ICHECK nfdump "$WORK/sig.raw" "$WORK/sig.json"); then
+	tp_fail sigint_forced_end "$why"
+else
+	tp_pass sigint_forced_end
+fi
+
+# 6. Side by side with softflowd -r: same capture, same timeouts, same
+# nfcapd; the differences are printed (docs/ipfix.rst explains each).
+port=$(free_port udp)
+nfcapd_start "$WORK/sf.nf" "$port"
+timeout 60 softflowd -r "$WORK/model.pcap" -n "127.0.0.1:$port" -v 10 -b -d \
+	-T vlan -t tcp=1 -t tcp.rst=1 -t tcp.fin=1 -t udp=1 -t icmp=1 \
+	-t general=1 -t maxlife=600 >"$WORK/sf.log" 2>&1
+rc=$?
+nfcapd_stop "$WORK/sf.nf" "$WORK/sf.raw"
+$ICHECK softflowd "$WORK/udp_model.raw" "$WORK/sf.raw" >"$WORK/sf.diff"
+sed 's/^/    /' "$WORK/sf.diff"
+nsf=$($ICHECK count "$WORK/sf.raw")
+only_sf=$(awk '$1 == "only_softflowd" {print $2}' "$WORK/sf.diff")
+only_tp=$(awk '$1 == "only_pipeline" {print $2}' "$WORK/sf.diff")
+# softflowd 1.1.0 does not parse 802.1ad (QinQ) frames: those flows are
+# the pipeline's only.
+qinq=$(grep -c -v '"vlan_inner":0' "$WORK/udp_model.json")
+if [ "$rc" -ne 0 ] || [ "$nsf" -eq 0 ] || [ -n "$only_sf" ] ||
+   [ "${only_tp:-0}" != "$qinq" ]; then
+	tp_fail softflowd_side_by_side "softflowd rc $rc, $nsf records, \
+${only_sf:-0} 5-tuples softflowd's only, ${only_tp:-0} the pipeline's only \
+($qinq QinQ flows)" "$WORK/sf.diff"
+else
+	tp_pass softflowd_side_by_side
+fi
+
+# 7. Bad options: exit 2 before EAL, one message naming the option.
+bad_case() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$TP_BIN" --no-huge --in-memory -- "$@" >"$WORK/$name.log" 2>&1
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q -- "$want" "$WORK/$name.log" &&
+	   ! grep -q "EAL:" "$WORK/$name.log"; then
+		tp_pass "$name"
+	else
+		tp_fail "$name" "exit $rc, expected 2 and '$want'" \
+			"$WORK/$name.log"
+	fi
+}
+bad_case bad_host "'--ipfix'" --ipfix no-such-host.invalid:4739
+bad_case bad_port0 "port 0" --ipfix 127.0.0.1:0
+bad_case bad_port_text "'--ipfix'" --ipfix 127.0.0.1:http
+bad_case bad_file "'--ipfix-file'" --ipfix-file /nonexistent/dir/x.ipfix
+bad_case bad_both "exclude each other" --ipfix 127.0.0.1 \
+	--ipfix-file "$WORK/x.ipfix"
+bad_case bad_transport "'--ipfix-transport'" --ipfix 127.0.0.1 \
+	--ipfix-transport sctp
+bad_case bad_refresh "'--ipfix-template-refresh'" --ipfix 127.0.0.1 \
+	--ipfix-template-refresh 0
+
+# 8. The INI file's [ipfix] section, shown by --dump-config.
+cat >"$WORK/ipfix.ini" <<EOF
+[ipfix]
+ipfix = 127.0.0.1:9995
+ipfix-transport = tcp
+ipfix-domain = 42
+ipfix-template-refresh = 30s
+EOF
+"$TP_BIN" -- --config "$WORK/ipfix.ini" --dump-config >"$WORK/ini.out" 2>&1
+if grep -Eq "^ *ipfix += 127.0.0.1:9995$" "$WORK/ini.out" &&
+   grep -Eq "^ *ipfix-transport += tcp$" "$WORK/ini.out" &&
+   grep -Eq "^ *ipfix-domain += 42$" "$WORK/ini.out" &&
+   grep -Eq "^ *ipfix-template-refresh += 30s$" "$WORK/ini.out"; then
+	tp_pass ini_ipfix_section
+else
+	tp_fail ini_ipfix_section "--dump-config does not show the file's \
+[ipfix] values" "$WORK/ini.out"
+fi
+
+tp_result
