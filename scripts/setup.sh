@@ -10,6 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 PKGS="dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config libpcap-dev gcc python3 coreutils procps"
+# tests/pipeline/live_iface.sh: network namespaces and veth pairs (ip).
+PKGS="$PKGS iproute2"
 
 missing=""
 for p in $PKGS; do
