@@ -163,6 +163,11 @@ tp_args(int argc, char **argv, struct tp_config *cfg, char **eal_argv,
 	}
 	if (ret < 0)
 		return TP_EXIT_USAGE;
+	cfg->eal_args_cmdline = *eal_argc > 1;
+	if (cfg->help_rst) {
+		tp_config_usage_rst();
+		return EXIT_SUCCESS;
+	}
 	if (cfg->dump_config) {
 		tp_config_dump(cfg);
 		return EXIT_SUCCESS;
@@ -188,6 +193,7 @@ tp_run(struct tp_ctx *ctx)
 	tp_ipfix_stop(ctx);	/* export what is queued, bounded */
 	tp_trace_drain(ctx);
 	tp_stats_print(ctx, true);
+	tp_stats_json_write(ctx, true);
 	return tp_stats_check(ctx) == 0 && !ctx->aborted ?
 		EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -203,6 +203,8 @@ struct tp_ctx {
 	uint64_t stop_tsc;		/**< When the run was asked to stop. */
 	uint64_t ctl_next_tsc;		/**< Next control tick. */
 	uint64_t stats_next_tsc;	/**< Next stats screen. */
+	FILE *stats_json;		/**< --stats-json, opened at first use. */
+	bool stats_json_failed;		/**< Could not open it, or closed. */
 	uint64_t rx_seen;		/**< RX total at the last tick. */
 	uint64_t rx_change_tsc;		/**< When it last changed. */
 	const char *stop_reason;	/**< Why the run stopped. */

@@ -7,6 +7,7 @@
  * parsers and getopt_long (exact names only, no prefix matching).
  */
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -191,10 +192,18 @@ const struct tp_option tp_options[] = {
 	TP_DUR("ipfix-template-refresh", "ipfix", ipfix_tmpl_refresh_ns,
 	       TP_NS_PER_S, TP_NS_PER_S * 86400,
 	       "UDP: resend templates and exporter statistics this often"),
+	{ "trace-flow", 0, "records", TP_OT_FLOWSEL, TP_CFG_OFF(trace_flow),
+	  TP_CFG_SZ(trace_flow), 0, 0, 0, NULL, "ADDR[:PORT]",
+	  "also trace every flow with this address and/or port at either "
+	  "end: 10.0.0.1, 10.0.0.1:80, [2001:db8::1]:53, any:443" },
 	TP_BOOL("replay-pace", "clock", replay_pace,
 		"deliver packets at their capture timestamps (net_pcap)"),
 	TP_UINT("stats-period", 'T', "stats", stats_period_s, 0, 86400, "S",
 		"stats screen period in seconds, 0 = off"),
+	{ "stats-json", 0, "stats", TP_OT_PATH, TP_CFG_OFF(stats_json),
+	  TP_CFG_SZ(stats_json), 0, 0, 0, NULL, "FILE",
+	  "append the totals to FILE as one JSON line per stats period "
+	  "(needs -T; tools/plot_run.py draws them)" },
 	TP_UINT("duration", 0, "run", duration_s, 0, 31536000, "S",
 		"stop after S seconds, 0 = run until SIGINT/SIGTERM"),
 	TP_BOOL("stop-when-done", "run", stop_when_done,
@@ -324,6 +333,52 @@ tp_parse_duration(const char *s, uint64_t *ns)
 	if (whole > UINT64_MAX / mul)
 		return -ERANGE;
 	*ns = whole * mul + frac * mul / frac_div;
+	return 0;
+}
+
+/* --trace-flow: ADDR, ADDR:PORT, [ADDR6], [ADDR6]:PORT or any:PORT. */
+static int
+tp_parse_flowsel(const char *s, struct tp_flow_sel *sel)
+{
+	char addr[64];
+	const char *port = NULL, *end;
+	uint64_t p = 0;
+	size_t len;
+
+	memset(sel, 0, sizeof(*sel));
+	if (strlen(s) >= sizeof(sel->text))
+		return -EINVAL;
+	if (s[0] == '[') {
+		end = strchr(s, ']');
+		if (end == NULL || (end[1] != '\0' && end[1] != ':'))
+			return -EINVAL;
+		len = end - s - 1;
+		port = end[1] == ':' ? end + 2 : NULL;
+		s++;
+	} else {
+		end = strchr(s, ':');
+		/* Two colons or more: a bare IPv6 address, no port. */
+		if (end != NULL && strchr(end + 1, ':') == NULL) {
+			len = end - s;
+			port = end + 1;
+		} else {
+			len = strlen(s);
+		}
+	}
+	if (len == 0 || len >= sizeof(addr))
+		return -EINVAL;
+	memcpy(addr, s, len);
+	addr[len] = '\0';
+	if (port != NULL &&
+	    (tp_parse_u64(port, 10, &p) < 0 || p == 0 || p > UINT16_MAX))
+		return -EINVAL;
+	if (inet_pton(AF_INET, addr, sel->addr) == 1)
+		sel->ipver = 4;
+	else if (inet_pton(AF_INET6, addr, sel->addr) == 1)
+		sel->ipver = 6;
+	else if (strcmp(addr, "any") != 0 || port == NULL)
+		return -EINVAL;
+	sel->port = (uint16_t)p;
 	return 0;
 }
 
@@ -505,6 +560,14 @@ tp_option_set(struct tp_config *cfg, const struct tp_option *o,
 					       val);
 		cfg->portmask = v;
 		return 0;
+	case TP_OT_FLOWSEL:
+		if (tp_parse_flowsel(val, (struct tp_flow_sel *)
+				     (base + o->offset)) < 0)
+			return tp_config_error("%s: '%s' is not ADDR, "
+					       "ADDR:PORT, [ADDR6]:PORT or "
+					       "any:PORT", where, val);
+		strcpy(((struct tp_flow_sel *)(base + o->offset))->text, val);
+		return 0;
 	case TP_OT_LCORES:
 		ret = tp_parse_lcores(val, (bool *)(base + o->offset));
 		if (ret < 0)
@@ -548,6 +611,7 @@ tp_config_prescan(struct tp_config *cfg, int argc, char **argv)
 #define TP_OPT_CONFIG 256
 #define TP_OPT_HELP 257
 #define TP_OPT_DUMP 258
+#define TP_OPT_HELP_RST 259
 #define TP_OPT_BASE 512		/* option i: TP_OPT_BASE + i */
 #define TP_OPT_NO_BASE 1024	/* --no-NAME of option i */
 
@@ -577,6 +641,8 @@ tp_long_options(struct option *lo, char (*no_names)[64])
 	lo[n++] = (struct option){ "help", no_argument, NULL, TP_OPT_HELP };
 	lo[n++] = (struct option){ "dump-config", no_argument, NULL,
 				   TP_OPT_DUMP };
+	lo[n++] = (struct option){ "help-rst", no_argument, NULL,
+				   TP_OPT_HELP_RST };
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
@@ -595,7 +661,7 @@ tp_long_exact(const char *tok, const char *name)
 static int
 tp_config_getopt(struct tp_config *cfg, int argc, char **argv)
 {
-	struct option lo[2 * TP_NB_OPTIONS + 4];
+	struct option lo[2 * TP_NB_OPTIONS + 5];
 	char no_names[TP_NB_OPTIONS][64];
 	char where[96];
 	const char *tok;
@@ -628,8 +694,9 @@ tp_config_getopt(struct tp_config *cfg, int argc, char **argv)
 					       lo[li].name);
 		if (opt == TP_OPT_CONFIG || opt == TP_OPT_HELP || opt == 'h')
 			continue;	/* handled by the prescan */
-		if (opt == TP_OPT_DUMP) {
-			cfg->dump_config = true;
+		if (opt == TP_OPT_DUMP || opt == TP_OPT_HELP_RST) {
+			cfg->dump_config |= opt == TP_OPT_DUMP;
+			cfg->help_rst |= opt == TP_OPT_HELP_RST;
 			continue;
 		}
 		if (opt == 'p')
@@ -678,6 +745,9 @@ tp_config_check(const struct tp_config *cfg)
 		if (i == RTE_MAX_LCORE)
 			return tp_config_error("--rx-lcores is empty");
 	}
+	if (cfg->stats_json[0] != '\0' && cfg->stats_period_s == 0)
+		return tp_config_error("--stats-json needs a stats period "
+				       "(-T 1 or more)");
 	return 0;
 }
 

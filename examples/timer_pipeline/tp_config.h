@@ -84,6 +84,16 @@ enum tp_ipfix_transport {
 /** Maximum length of the [eal] args value (rte_cfgfile's value limit). */
 #define TP_EAL_ARGS_LEN 256
 
+/** --trace-flow: trace the flows that have this address and/or port at
+ * either end (learning aid; see docs/reference.rst).
+ */
+struct tp_flow_sel {
+	uint8_t ipver;			/**< 4 or 6; 0: any address. */
+	uint8_t addr[16];		/**< IPv4 uses the first 4 bytes. */
+	uint16_t port;			/**< L4 port (host order); 0: any. */
+	char text[64];			/**< As given; "" = no selection. */
+};
+
 /** Effective configuration; defaults in tp_config_defaults(). */
 struct tp_config {
 	uint64_t portmask;		/**< Ports to use (bit = port id). */
@@ -109,6 +119,8 @@ struct tp_config {
 	char ipfix_file[PATH_MAX];	/**< --ipfix-file, "" = none. */
 	uint32_t ipfix_domain;		/**< Observation domain id. */
 	uint64_t ipfix_tmpl_refresh_ns;	/**< UDP template refresh period. */
+	struct tp_flow_sel trace_flow;	/**< Also trace flows matching this. */
+	char stats_json[PATH_MAX];	/**< Stats time series, "" = none. */
 	uint16_t rx_queues;		/**< RX queues per port, 0 = auto. */
 	uint16_t nb_rxd;		/**< RX descriptors per queue. */
 	uint16_t nb_txd;		/**< TX descriptors per queue. */
@@ -125,6 +137,10 @@ struct tp_config {
 	bool worker_lcores[RTE_MAX_LCORE]; /**< Worker role per lcore id. */
 	char config_file[PATH_MAX];	/**< --config FILE, "" = none. */
 	bool dump_config;		/**< --dump-config: print and exit. */
+	bool help_rst;			/**< --help-rst: option table, exit. */
+	bool eal_args_cmdline;		/**< EAL options came from the command
+					 * line, so [eal] args is not used.
+					 */
 	uint32_t fault_worker_delay_us;	/**< Testing: worker spins per burst. */
 	char eal_args[TP_EAL_ARGS_LEN];	/**< [eal] args from the file. */
 };
@@ -144,6 +160,9 @@ void tp_config_defaults(struct tp_config *cfg);
 
 /** Print the usage text, generated from the option table. */
 void tp_config_usage(const char *prgname);
+
+/** Print the option table as reStructuredText (the docs' table). */
+void tp_config_usage_rst(void);
 
 /** Print the effective configuration, one "key = value" per line. */
 void tp_config_dump(const struct tp_config *cfg);

@@ -33,6 +33,7 @@ enum tp_opt_type {
 	TP_OT_PATH,	/* file name */
 	TP_OT_PORTMASK,	/* hexadecimal port mask */
 	TP_OT_LCORES,	/* lcore list: 0,2-3 */
+	TP_OT_FLOWSEL,	/* ADDR, ADDR:PORT, [ADDR6]:PORT or any:PORT */
 };
 
 struct tp_enum_name {

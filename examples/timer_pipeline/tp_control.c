@@ -176,6 +176,7 @@ tp_control_poll(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 	tp_flow_reclaim(ctx);
 	if (period != 0 && now >= ctx->stats_next_tsc) {
 		tp_stats_print(ctx, false);
+		tp_stats_json_write(ctx, false);
 		ctx->stats_next_tsc += period;
 		if (ctx->stats_next_tsc < now)
 			ctx->stats_next_tsc = now + period;

@@ -28,7 +28,7 @@
 #define TP_EVICT_SAMPLE 32
 
 #define TP_TRACE(ctx, f, kind, arg, reason) do {			\
-	if (unlikely((f)->serial < (ctx)->cfg->trace_timers))		\
+	if (unlikely((f)->traced))					\
 		tp_trace_push(ctx, f, kind, arg, reason);		\
 } while (0)
 
@@ -297,6 +297,8 @@ tp_flow_init(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	f->last_ts = ts;
 	f->serial = __atomic_fetch_add(&ctx->ft.next_serial, 1,
 				       __ATOMIC_RELAXED);
+	f->traced = f->serial < ctx->cfg->trace_timers ||
+		tp_trace_selected(&ctx->cfg->trace_flow, key);
 	/* Timer event template. 8< */
 	ev->event = 0;
 	ev->op = RTE_EVENT_OP_NEW;

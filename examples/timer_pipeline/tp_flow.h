@@ -74,7 +74,8 @@ struct tp_flow {
 	uint32_t ref;			/**< Life cycle word (atomic). */
 	uint8_t tmo_class;		/**< enum tp_tmo_class (atomic u8). */
 	uint8_t init_lo;		/**< Initiator is key end 0. */
-	uint16_t pad;
+	uint8_t traced;			/**< --trace-timers / --trace-flow. */
+	uint8_t pad;
 	uint32_t sig;			/**< Hash of the key. */
 	uint32_t pos;			/**< Own index (key position). */
 	uint64_t last_tsc;		/**< Last packet seen by RX (atomic). */

@@ -361,6 +361,9 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 		f->in_port = m->port;
 		f->icmp_tc = pp->icmp_tc;
 	}
+	if (unlikely(f->traced) && !created)
+		tp_trace_packet(ctx, f, dir, pp->tcp_flags,
+				rte_pktmbuf_pkt_len(m), now);
 	/* every-packet refresh, except for the packet that created it */
 	if (ctx->cfg->refresh == TP_REFRESH_EVERY_PACKET &&
 	    !created)

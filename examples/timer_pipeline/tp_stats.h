@@ -38,6 +38,9 @@ uint64_t tp_stats_lat_pct(const struct tp_lcore_stats *tot, unsigned int p);
 /** Print the stats screen (final: the exit summary). */
 void tp_stats_print(const struct tp_ctx *ctx, bool final);
 
+/** --stats-json: append one line of totals (final: the last, closes). */
+void tp_stats_json_write(struct tp_ctx *ctx, bool final);
+
 /** Register /timer_pipeline/stats and /timer_pipeline/flows. */
 int tp_stats_telemetry_register(struct tp_ctx *ctx);
 

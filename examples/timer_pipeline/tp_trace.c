@@ -30,7 +30,7 @@
 int
 tp_trace_init(struct tp_ctx *ctx)
 {
-	if (ctx->cfg->trace_timers == 0)
+	if (ctx->cfg->trace_timers == 0 && ctx->cfg->trace_flow.text[0] == '\0')
 		return 0;
 	ctx->trace.ring = rte_ring_create_elem("tp_trace",
 					       sizeof(struct tp_trace_ev),
@@ -71,8 +71,65 @@ tp_trace_push(struct tp_ctx *ctx, const struct tp_flow *f,
 		ev.key = f->key;
 		ev.init_lo = f->init_lo;
 	}
+	if (kind == TP_TRACE_ARM || kind == TP_TRACE_REFRESH ||
+	    kind == TP_TRACE_REARM)
+		ev.due_tsc = f->deadline_tsc;
 	/* Traces are for learning: if the ring is full, drop silently. */
 	rte_ring_mp_enqueue_elem(ctx->trace.ring, &ev, sizeof(ev));
+}
+
+void
+tp_trace_packet(struct tp_ctx *ctx, const struct tp_flow *f, uint8_t dir,
+		uint8_t tcp_flags, uint32_t len, uint64_t now)
+{
+	uint8_t cls = __atomic_load_n(&f->tmo_class, __ATOMIC_RELAXED);
+	struct tp_trace_ev ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.tsc = now;
+	ev.serial = f->serial;
+	ev.arg = len;
+	ev.lcore = rte_lcore_id();
+	ev.kind = TP_TRACE_PACKET;
+	ev.reason = dir;
+	ev.tcp_flags = tcp_flags;
+	ev.key.proto = f->key.proto;
+	ev.idle_tsc = now + ctx->tmo_cycles[cls];
+	/* Read without the timer's lock: a learning aid, not a decision. */
+	ev.due_tsc = __atomic_load_n(&f->deadline_tsc, __ATOMIC_RELAXED);
+	rte_ring_mp_enqueue_elem(ctx->trace.ring, &ev, sizeof(ev));
+}
+
+/* Seconds since the start of the run, as printed in the first column. */
+static void
+tp_trace_time(const struct tp_ctx *ctx, uint64_t tsc, char *buf, size_t len)
+{
+	uint64_t t = tp_cycles_to_ns(tsc > ctx->start_tsc ?
+				     tsc - ctx->start_tsc : 0, ctx->hz);
+
+	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64 "s", t / 1000000000,
+		 (t % 1000000000) / 1000);
+}
+
+/* PACKET: "rev 66 B tcp A, idle deadline 1.856115s, timer due 2.072846s" */
+static void
+tp_trace_print_packet(const struct tp_ctx *ctx, const struct tp_trace_ev *ev)
+{
+	static const char flag_chars[] = "FSRPAUEC";
+	char flags[12] = "", idle[32], due[32];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < 8; i++)
+		if (ev->tcp_flags & (1u << i))
+			flags[n++] = flag_chars[i];
+	flags[n] = '\0';
+	tp_trace_time(ctx, ev->idle_tsc, idle, sizeof(idle));
+	tp_trace_time(ctx, ev->due_tsc, due, sizeof(due));
+	printf(" %s %" PRIu64 " B%s%s, idle deadline %s, timer due %s",
+	       ev->reason ? "rev" : "fwd", ev->arg,
+	       ev->key.proto == IPPROTO_TCP ? " tcp " : "",
+	       ev->key.proto == IPPROTO_TCP ? (n ? flags : "-") : "",
+	       idle, due);
 }
 
 static const char *
@@ -99,8 +156,9 @@ tp_trace_print(const struct tp_ctx *ctx, const struct tp_trace_ev *ev)
 		[TP_TRACE_ARM] = "arm", [TP_TRACE_REFRESH] = "refresh",
 		[TP_TRACE_EXPIRE] = "expire", [TP_TRACE_REARM] = "re-arm",
 		[TP_TRACE_CANCEL] = "cancel", [TP_TRACE_END] = "end",
-		[TP_TRACE_RECORD] = "record",
+		[TP_TRACE_RECORD] = "record", [TP_TRACE_PACKET] = "packet",
 	};
+	char due[32];
 	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
 	uint64_t t = tp_cycles_to_ns(ev->tsc > ctx->start_tsc ?
 				     ev->tsc - ctx->start_tsc : 0, ctx->hz);
@@ -115,16 +173,22 @@ tp_trace_print(const struct tp_ctx *ctx, const struct tp_trace_ev *ev)
 	case TP_TRACE_ARM:
 		inet_ntop(af, ev->key.addr[a], src, sizeof(src));
 		inet_ntop(af, ev->key.addr[a ^ 1], dst, sizeof(dst));
-		printf(" %" PRIu64 " ticks (%" PRIu64 " ms)  %s %s:%u -> %s:%u",
-		       ev->arg, ev->arg * tick_ns / 1000000,
+		tp_trace_time(ctx, ev->due_tsc, due, sizeof(due));
+		printf(" %" PRIu64 " ticks (%" PRIu64 " ms), due %s  "
+		       "%s %s:%u -> %s:%u",
+		       ev->arg, ev->arg * tick_ns / 1000000, due,
 		       tp_proto_name(ev->key.proto), src,
 		       rte_be_to_cpu_16(ev->key.port[a]), dst,
 		       rte_be_to_cpu_16(ev->key.port[a ^ 1]));
 		break;
 	case TP_TRACE_REFRESH:
 	case TP_TRACE_REARM:
-		printf(" %" PRIu64 " ticks (%" PRIu64 " ms)", ev->arg,
-		       ev->arg * tick_ns / 1000000);
+		tp_trace_time(ctx, ev->due_tsc, due, sizeof(due));
+		printf(" %" PRIu64 " ticks (%" PRIu64 " ms), due %s", ev->arg,
+		       ev->arg * tick_ns / 1000000, due);
+		break;
+	case TP_TRACE_PACKET:
+		tp_trace_print_packet(ctx, ev);
 		break;
 	case TP_TRACE_EXPIRE:
 		printf(" %" PRIu64 " us after its deadline", ev->arg / 1000);

@@ -12,7 +12,11 @@
  * the event.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
 
 #include <rte_ring.h>
 
@@ -29,6 +33,7 @@ enum tp_trace_kind {
 	TP_TRACE_CANCEL,	/**< Cancelled (flow ended early). */
 	TP_TRACE_END,		/**< Flow ends (reason). */
 	TP_TRACE_RECORD,	/**< Flow record written. */
+	TP_TRACE_PACKET,	/**< RX: a packet of a live flow. */
 };
 
 /** One trace event. */
@@ -38,8 +43,13 @@ struct tp_trace_ev {
 	uint64_t arg;		/**< Ticks, or lateness in ns for expire. */
 	uint32_t lcore;		/**< Which lcore. */
 	uint8_t kind;		/**< enum tp_trace_kind. */
-	uint8_t reason;		/**< End reason for END/RECORD. */
-	uint16_t pad;
+	uint8_t reason;		/**< End reason; PACKET: its direction. */
+	uint8_t tcp_flags;	/**< PACKET: the packet's TCP flags. */
+	uint8_t pad;
+	uint64_t due_tsc;	/**< The timer's deadline (arm, refresh,
+				 * re-arm, packet).
+				 */
+	uint64_t idle_tsc;	/**< PACKET: the flow's new idle deadline. */
 	struct tp_flow_key key;	/**< For ARM. */
 	uint8_t init_lo;	/**< Initiator side of key. */
 	uint8_t pad2[3];
@@ -63,6 +73,34 @@ void tp_trace_free(struct tp_ctx *ctx);
 /** Queue one event for flow @p f (any lcore); dropped if the ring is full. */
 void tp_trace_push(struct tp_ctx *ctx, const struct tp_flow *f,
 		   enum tp_trace_kind kind, uint64_t arg, uint8_t reason);
+
+/**
+ * RX: a packet of traced flow @p f arrived (not the one that created it):
+ * its direction, TCP flags and length (arg), the idle deadline it moves
+ * the flow to, and when the timer is due.
+ */
+void tp_trace_packet(struct tp_ctx *ctx, const struct tp_flow *f,
+		     uint8_t dir, uint8_t tcp_flags, uint32_t len,
+		     uint64_t now);
+
+/** Does --trace-flow select a flow with this key (either end)? */
+static inline bool
+tp_trace_selected(const struct tp_flow_sel *sel, const struct tp_flow_key *k)
+{
+	unsigned int e;
+
+	if (sel->text[0] == '\0')
+		return false;
+	for (e = 0; e < 2; e++) {
+		if (sel->ipver != 0 && (sel->ipver != k->ipver ||
+		    memcmp(sel->addr, k->addr[e], k->ipver == 4 ? 4 : 16)))
+			continue;
+		if (sel->port != 0 && sel->port != rte_be_to_cpu_16(k->port[e]))
+			continue;
+		return true;
+	}
+	return false;
+}
 
 /**
  * Main lcore: print queued events.
