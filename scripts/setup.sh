@@ -12,6 +12,11 @@ BUILD_DIR=${BUILD_DIR:-build}
 PKGS="dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config libpcap-dev gcc python3 coreutils procps"
 # tests/pipeline/live_iface.sh: network namespaces and veth pairs (ip).
 PKGS="$PKGS iproute2"
+# The documentation (scripts/docs.sh), its tested commands and tools/plot_run.py.
+PKGS="$PKGS python3-sphinx doxygen tcpdump python3-matplotlib"
+# IPFIX export (libfixbuf) and its tests and benchmark: nfcapd/nfdump,
+# ipfixDump, softflowd side by side, python3-ipfix as a second decoder.
+PKGS="$PKGS libfixbuf-dev libfixbuf-tools nfdump softflowd python3-ipfix"
 
 missing=""
 for p in $PKGS; do

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+#
+# Age the flows of your own capture (pcap or pcapng) and write their flow
+# records; no hugepages needed, and the run ends a few seconds after the
+# capture's last packet.
+#
+#     bash scripts/run_capture.sh CAPTURE [-o DIR] [-- PIPELINE OPTIONS...]
+#
+# It builds first (scripts/setup.sh, as root on a fresh Debian 12), then
+# replays CAPTURE at its recorded pace through the pipeline with short
+# timeouts (TCP established 5 s, UDP 5 s, SYN-only and ICMP 2 s, closing
+# 1 s, other 5 s, active 60 s) and --stop-when-done, so the run stops once
+# every flow has ended: at most about 5 s after the last packet. Options
+# after "--" go to the pipeline and override these (e.g. -- --tmo-udp 30s,
+# or -- --no-replay-pace to read a long capture as fast as possible).
+#
+# Output in DIR (default build/capture/NAME, NAME = the capture's file name):
+# flows.json (one JSON record per flow), out.pcap (the forwarded frames),
+# stats.json (--stats-json, one line per second), pipeline.log.
+# Environment: BUILD_DIR (default build), TP_RUN_TIMEOUT (seconds, default
+# 600: the run is stopped with SIGINT after that, flushing every flow).
+set -euo pipefail
+
+usage() {
+	sed -n '5,23p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 1 ] || usage
+case "$1" in -h|--help) usage ;; esac
+CAP=$(realpath -e -- "$1" 2>/dev/null) || {
+	echo "run_capture: no such capture: $1" >&2
+	exit 2
+}
+shift
+OUT=""
+if [ "${1:-}" = "-o" ]; then
+	[ $# -ge 2 ] || usage
+	OUT=$2
+	shift 2
+fi
+if [ "${1:-}" = "--" ]; then
+	shift
+elif [ $# -gt 0 ]; then
+	usage
+fi
+cd "$ROOT"
+BUILD=${BUILD_DIR:-build}
+export BUILD_DIR=$BUILD
+BIN=$BUILD/examples/timer_pipeline/dpdk-timer_pipeline
+name=$(basename "$CAP")
+OUT=${OUT:-$BUILD/capture/${name%.*}}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+rm -f "$OUT/flows.json" "$OUT/out.pcap" "$OUT/stats.json"
+
+bash "$ROOT/scripts/setup.sh" >&2
+prefix=tp_capture_$$
+cmd=("$BIN" -l 0-1 -s 0x2 --no-pci --no-huge -m 512 --file-prefix "$prefix"
+     --log-level=lib.eal:warning --vdev=event_sw0
+     "--vdev=net_pcap0,rx_pcap=$CAP,tx_pcap=$OUT/out.pcap" --
+     --replay-pace --stop-when-done --idle-sleep-us 100
+     --tmo-tcp-syn 2s --tmo-tcp-est 5s --tmo-tcp-closing 1s --tmo-udp 5s
+     --tmo-icmp 2s --tmo-other 5s --tmo-active 60s
+     --flow-log "$OUT/flows.json" -T 1 --stats-json "$OUT/stats.json"
+     "$@")
+echo "\$ ${cmd[*]}" | tee "$OUT/pipeline.log"
+set +e
+timeout --preserve-status -s INT -k 10 "${TP_RUN_TIMEOUT:-600}" "${cmd[@]}" \
+	>>"$OUT/pipeline.log" 2>&1
+status=$?
+set -e
+rm -rf "/var/run/dpdk/$prefix"
+# The end of the summary and the exactly-once check.
+sed -n '/=== timer_pipeline summary/,$p' "$OUT/pipeline.log"
+if [ "$status" -ne 0 ]; then
+	echo "run_capture: the pipeline exited with status $status; the end" \
+		"of $OUT/pipeline.log:" >&2
+	tail -n 15 "$OUT/pipeline.log" >&2
+fi
+if [ -s "$OUT/flows.json" ]; then
+	echo
+	echo "Flow records by end reason ($OUT/flows.json):"
+	python3 "$ROOT/tests/pipeline/check_records.py" reasons "$OUT/flows.json"
+fi
+echo "Exit status $status; output in $OUT"
+exit "$status"

@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+#
+# The documentation cannot drift from the program:
+#   docs_build      scripts/docs.sh builds the guides (Sphinx -W: a broken
+#                   include, literalinclude marker or reference fails) and the
+#                   API reference (Doxygen, undocumented public API fails)
+#   options_table   docs/options.inc is what "--help-rst" prints: the guide's
+#                   option table and --help come from one table
+#   readme_front    README.rst: at most 160 lines, opening with exactly the two
+#                   commands (demo, tests)
+#   commands        every command marked ".. test: run" in README.rst,
+#                   docs/howto.rst and docs/walkthrough.rst runs with status 0,
+#                   and every ".. test: output" block matches what it printed
+#                   (tests/pipeline/docs_test.py); the README's own test
+#                   command is left to CI
+#   walkthrough_arithmetic  the walkthrough's deadline arithmetic holds on
+#                   the run's own trace of the flow
+#   reader_records  the README's own-capture commands alone (a capture from
+#                   tools/gen_pcap.py with seed 7) give flow records, within a
+#                   minute, and the run's exactly-once check passed
+#
+#     tests/pipeline/docs.sh BUILD_DIR
+SUITE=docs
+source "$(dirname "$0")/lib.sh"
+
+cd "$TP_SRC" || exit 1
+
+# docs_build
+if DOCS_OUT="$WORK/docs" bash scripts/docs.sh >"$WORK/docs.log" 2>&1 &&
+   [ -f "$WORK/docs/html/walkthrough.html" ] &&
+   [ -f "$WORK/docs/html/api/timer__adapter_8h.html" ]; then
+	tp_pass docs_build
+else
+	tp_fail docs_build "scripts/docs.sh failed" "$WORK/docs.log"
+fi
+
+# options_table
+if "$TP_BIN" -- --help-rst >"$WORK/options.inc" 2>&1 &&
+   diff -u docs/options.inc "$WORK/options.inc" >"$WORK/options.diff"; then
+	tp_pass options_table
+else
+	tp_fail options_table "docs/options.inc differs from --help-rst" \
+		"(regenerate: dpdk-timer_pipeline -- --help-rst > docs/options.inc)"
+	cat "$WORK/options.diff"
+fi
+
+# readme_front: the first code block holds exactly the two commands.
+lines=$(wc -l < README.rst)
+first=$(awk '/^\.\. code-block::/ {inb=1; next}
+	inb && /^    [^ ]/ {print; n++; next}
+	inb && n && !/^ *$/ {exit}' README.rst | sed 's/^ *\$ //; s/^ *//')
+if [ "$lines" -le 160 ] &&
+   [ "$first" = "$(printf 'bash scripts/demo.sh\nbash scripts/test.sh')" ]; then
+	tp_pass readme_front
+else
+	tp_fail readme_front "README.rst has $lines lines; its first commands:" \
+		"$first"
+	echo "$first"
+fi
+
+# commands (and the walkthrough's figures)
+python3 tests/pipeline/docs_test.py "$TP_BUILD" "$WORK" README.rst \
+	docs/howto.rst docs/walkthrough.rst >"$WORK/commands.log" 2>&1
+rc=$?
+grep -E '^(ok|FAIL|skip|TIME) |^       ' "$WORK/commands.log"
+if [ "$rc" -eq 0 ] && grep -q '^commands: [1-9][0-9]* passed, 0 failed' \
+	"$WORK/commands.log"; then
+	tp_pass commands
+else
+	tp_fail commands "a documented command failed or printed otherwise" \
+		"$WORK/commands.log"
+fi
+
+# walkthrough_arithmetic: the deadline arithmetic the walkthrough works out
+# holds on this run's own trace of the flow (tick 10 ms, SYN-only 2 s,
+# closing 1 s): arm for 200 ticks; the FIN brings the timer in to 100 ticks;
+# each re-arm is for the time left until last packet + 1 s, rounded up to
+# ticks; the flow ends at the first expiry 1 s or more after its last
+# packet, as end_of_flow.
+if python3 - "$TP_BUILD/walk/pipeline.log" <<'PYEOF'
+import math, re, sys
+ev = []
+for line in open(sys.argv[1]):
+    m = re.match(r"trace +([0-9.]+)s lcore \d+ flow \d+ +(\S+) +(.*)", line)
+    if m:
+        ev.append((float(m.group(1)), m.group(2), m.group(3)))
+def ticks(d):
+    return int(re.match(r"(\d+) ticks", d).group(1))
+assert ev and ev[0][1] == "arm" and ticks(ev[0][2]) == 200, ev[:1]
+last_pkt, closing, n_rearm = ev[0][0], False, 0
+for i, (t, kind, d) in enumerate(ev):
+    if kind == "packet":
+        last_pkt = t
+        closing |= bool(re.search(r" tcp \S*[FR]", d))
+    elif kind == "refresh":
+        assert closing and ticks(d) == 100, (t, d)
+    elif kind == "re-arm":
+        t_exp = ev[i - 1][0]
+        want = math.ceil(round((last_pkt + 1.0 - t_exp) / 0.01, 6))
+        assert abs(ticks(d) - want) <= 1, (t, d, want)
+        n_rearm += 1
+    elif kind == "end":
+        assert d == "end_of_flow" and ev[i - 1][1] == "expire", (t, d)
+        assert ev[i - 1][0] - last_pkt >= 1.0 - 0.001, (t, last_pkt)
+        break
+else:
+    raise SystemExit("no end line")
+print("    walkthrough: %d trace lines, %d re-arm(s), arithmetic holds"
+      % (len(ev), n_rearm))
+PYEOF
+then
+	tp_pass walkthrough_arithmetic
+else
+	tp_fail walkthrough_arithmetic "the trace does not follow the" \
+		"walkthrough's arithmetic" "$TP_BUILD/walk/pipeline.log"
+fi
+
+# reader_records: README's run_capture command on the seed-7 capture.
+rec="$TP_BUILD/capture/my/flows.json"
+t=$(awk '/^TIME .* scripts\/run_capture.sh \/tmp\/my.pcap$/ {print $2}' \
+	"$WORK/commands.log")
+n=$(python3 - "$rec" <<'EOF' 2>/dev/null
+import json, sys
+keys = {"src", "dst", "proto", "packets_fwd", "end_reason"}
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(len(recs) if recs and all(keys <= set(r) for r in recs) else 0)
+EOF
+)
+if [ -n "$t" ] && [ "${n:-0}" -gt 0 ] &&
+   python3 -c "import sys; sys.exit(0 if float('$t') < 60 else 1)" &&
+   grep -q PASSED "$TP_BUILD/capture/my/pipeline.log"; then
+	echo "    reader: $n records in ${t} s"
+	tp_pass reader_records
+else
+	tp_fail reader_records "records: '${n:-none}', time: '${t:-none}' s" \
+		"$TP_BUILD/capture/my/pipeline.log"
+fi
+
+tp_result
