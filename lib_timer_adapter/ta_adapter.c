@@ -190,7 +190,7 @@ ta_init_state(struct timer_adapter *adapter,
 		!!(conf->flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
 	adapter->hz = rte_get_timer_hz();
 	adapter->cyc_per_tick =
-		RTE_MAX(ta_ns_to_cycles(conf->timer_tick_ns, adapter->hz),
+		RTE_MAX(ns_to_cycles(conf->timer_tick_ns, adapter->hz),
 			(uint64_t)1);
 	adapter->tick_div = rte_reciprocal_value_u64(adapter->cyc_per_tick);
 	adapter->far_shift = ta_far_shift_for(conf->max_tmo_ns,

@@ -162,7 +162,7 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 		}
 		/* Runs of equal timeouts convert once. */
 		if (tmo_ns != last_ns) {
-			tmo_cyc = ta_ns_to_cycles(tmo_ns, adapter->hz);
+			tmo_cyc = ns_to_cycles(tmo_ns, adapter->hz);
 			last_ns = tmo_ns;
 		}
 		err = ta_arm_one(adapter, list, evtim, now + tmo_cyc,
@@ -318,7 +318,7 @@ timer_adapter_remaining_ticks_get(const struct timer_adapter *adapter,
 		*ticks_remaining = 0;
 		return 0;
 	}
-	ns = ta_cycles_to_ns(deadline - now, adapter->hz);
+	ns = cycles_to_ns(deadline - now, adapter->hz);
 	*ticks_remaining = (ns + adapter->conf.timer_tick_ns - 1) /
 		adapter->conf.timer_tick_ns;
 	return 0;

@@ -97,7 +97,7 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_list *list,
 	struct ta_service *svc = &adapter->svc;
 	uint64_t period, next, key;
 
-	period = ta_ns_to_cycles(evtim->timeout_ticks *
+	period = ns_to_cycles(evtim->timeout_ticks *
 				 adapter->conf.timer_tick_ns, adapter->hz);
 	next = evtim->impl_opaque[1] + period;
 	if (next + period <= now) {
