@@ -5,8 +5,9 @@
 /*
  * Flow table and flow life cycle: creation by RX lcores, timer arm, refresh
  * and re-arm, ending (expiry, eviction, shutdown), the flow record and the
- * return of the slot after an RCU grace period. GUIDE.rst explains the
- * protocol; every transition of the 'ref' word is a compare-and-swap.
+ * return of the slot after an RCU grace period. docs/sample_app.rst ("Flow
+ * life cycle and concurrency") explains the protocol; every transition of
+ * the 'ref' word is a compare-and-swap.
  */
 
 #include <errno.h>

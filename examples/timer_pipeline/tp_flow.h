@@ -12,8 +12,8 @@
  * rte_hash returns, so two RX lcores adding the same new key get the same
  * entry. Each entry embeds its rte_event_timer.
  *
- * The life of an entry is one 32-bit word, 'ref' (see GUIDE.rst, "Flow
- * life cycle and concurrency"):
+ * The life of an entry is one 32-bit word, 'ref' (see docs/sample_app.rst,
+ * "Flow life cycle and concurrency"):
  *   0              FREE: no flow uses the slot.
  *   TP_REF_INIT    claimed by the RX lcore that creates the flow.
  *   count          LIVE: count = 1 for the timer (armed, or its expiry event
