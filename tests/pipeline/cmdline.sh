@@ -57,6 +57,11 @@ PRE_EAL=(
 	"bad_log_format|--flow-log-format xml"
 	"bad_malformed_policy|--malformed ignore"
 	"bad_table_full_policy|--table-full grow"
+	"trace_flow_bad_address|--trace-flow 10.0.0.300"
+	"trace_flow_port_zero|--trace-flow 10.0.0.1:0"
+	"trace_flow_any_without_port|--trace-flow any"
+	"trace_flow_open_bracket|--trace-flow [2001:db8::1:53"
+	"stats_json_without_period|--stats-json /tmp/tp_never.json -T 0"
 	"zero_portmask|-p 0"
 	"bad_portmask|-p 0xzz"
 	"reversed_lcore_range|--rx-lcores 3-1"
@@ -121,7 +126,7 @@ for entry in "${POST_EAL[@]}"; do
 		tp_fail "bad_setup.$name" "exit status $rc, want 2" "$log"
 	elif [ "$(grep -c 'see --help' "$log")" -ne 1 ]; then
 		tp_fail "bad_setup.$name" "want one error naming --help" "$log"
-	elif grep -q -E '^Lcores|summary' "$log"; then
+	elif grep -q -E '^Lcores|=== timer_pipeline summary' "$log"; then
 		tp_fail "bad_setup.$name" "the pipeline started" "$log"
 	else
 		tp_pass "bad_setup.$name"
@@ -134,7 +139,9 @@ OPTIONS=(portmask rx-queues rxd txd burst mbufs fwd-mode mac-updating
 	 rx-threshold-pct timer-priority timer-adapter timer-tick refresh timers
 	 tmo-tcp-syn tmo-tcp-est tmo-tcp-closing tmo-udp tmo-icmp tmo-other
 	 tmo-active flows table-full flow-log flow-log-format trace-timers
-	 replay-pace stats-period duration stop-when-done fault-worker-delay-us)
+	 trace-flow replay-pace stats-period stats-json duration stop-when-done
+	 fault-worker-delay-us summary-json ipfix ipfix-transport ipfix-file
+	 ipfix-domain ipfix-template-refresh)
 for form in "--help" "-- --help" "-- -h" "-- --flows 5 --help"; do
 	read -r -a args <<<"$form"
 	log=$WORK/help.log
