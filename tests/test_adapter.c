@@ -1787,6 +1787,168 @@ race_worker(void *arg)
 	return 0;
 }
 
+/* State of test_cancel_expiry_race across its rounds. */
+struct race_state {
+	unsigned int n;			/* Timers per round. */
+	struct rte_event_timer *t;
+	struct rte_event_timer **p;
+	uint8_t *ok;			/* Per timer: its cancel succeeded. */
+	int *err;			/* Per timer: the cancel's rte_errno. */
+	struct tc_evcount ec;		/* Expiry events per timer. */
+	struct timer_adapter *a;
+	uint64_t hz;
+	/* Cancel start after arming, in microseconds; adapted per round. */
+	int64_t offset_us;
+	unsigned int mixed;		/* Rounds with both outcomes. */
+	unsigned int eagain;		/* Cancels that lost the CAS race. */
+	uint64_t events, cancels;
+};
+
+/* Setup: timers, outcome arrays, event counter, a started adapter. */
+static int
+race_setup(struct race_state *rs, unsigned int n)
+{
+	memset(rs, 0, sizeof(*rs));
+	rs->n = n;
+	rs->hz = rte_get_timer_hz();
+	rs->offset_us = 1800;
+	rs->t = timers(n);
+	rs->p = ptrs(rs->t, n);
+	rs->ok = track(rte_zmalloc("ok", n, 0));
+	rs->err = track(rte_zmalloc("err", sizeof(*rs->err) * n, 0));
+	TP_ASSERT(rs->t != NULL && rs->p != NULL && rs->ok != NULL &&
+		  rs->err != NULL, "alloc");
+	TP_ASSERT(evcount(&rs->ec, rs->t, n, false) == 0, "alloc");
+	rs->a = start_adapter(TC_MS, TC_SEC, 8192, 0);
+	TP_ASSERT(rs->a != NULL, "start");
+	return TP_TEST_OK;
+}
+
+/*
+ * Race, round r: arm every timer for 1 tick, let lcore 2 cancel them all
+ * around their expiry, collect the events. *nok: cancels that succeeded.
+ */
+static int
+race_round(struct race_state *rs, unsigned int r, unsigned int *nok)
+{
+	const uint64_t cyc_tick = rs->hz / 1000;
+	struct race_arg ra;
+	uint64_t t_arm;
+	unsigned int i;
+
+	for (i = 0; i < rs->n; i++) {
+		tc_timer_init(&rs->t[i], TC_QUEUE_ATOMIC);
+		rs->ok[i] = 0;
+		rs->err[i] = 0;
+	}
+	tc_evcount_reset(&rs->ec);
+	/*
+	 * Arm just after a tick boundary (ticks are multiples of the tick
+	 * length in TSC time, as in DPDK), so that the expiry comes at about
+	 * the same offset every round. This only makes the race likelier; no
+	 * check depends on it.
+	 */
+	while (rte_get_timer_cycles() % cyc_tick > cyc_tick / 20)
+		rte_pause();
+	t_arm = rte_get_timer_cycles();
+	TP_ASSERT_EQ(timer_adapter_arm_tmo_tick_burst(rs->a, rs->p, 1, rs->n),
+		     rs->n, "round %u arm: %s", r, tc_errno_name(rte_errno));
+	ra = (struct race_arg){ .a = rs->a, .p = rs->p, .n = rs->n,
+		.start_tsc = t_arm + rs->hz * rs->offset_us / 1000000,
+		.reverse = (r / 2) % 2 == 1, .ok = rs->ok, .err = rs->err };
+	if (r % 2 == 1) {
+		ra.start_tsc = t_arm + rs->hz / 2000;
+		ra.pace = rs->hz * 3 / 2000000;
+	}
+	TP_ASSERT_EQ(rte_eal_remote_launch(race_worker, &ra,
+					   tc_env.worker_lcore), 0, "launch");
+	TP_ASSERT_EQ(tc_wait_lcore(tc_env.worker_lcore, 10000), 0, "worker");
+	*nok = 0;
+	for (i = 0; i < rs->n; i++)
+		*nok += rs->ok[i];
+	tc_collect(&rs->ec, rs->n - *nok, 3000, 3);
+	return TP_TEST_OK;
+}
+
+/*
+ * Checks of round r: every timer either was cancelled (state CANCELED, no
+ * event) or fired once (cancel failed with EINVAL or EAGAIN, NOT_ARMED).
+ */
+static int
+race_check_round(struct race_state *rs, unsigned int r, unsigned int nok)
+{
+	const struct tc_evcount *ec = &rs->ec;
+	unsigned int i;
+
+	for (i = 0; i < rs->n; i++) {
+		TP_ASSERT_EQ(rs->ok[i] + ec->count[i], 1,
+			     "round %u timer %u: cancel %s, %u events", r, i,
+			     rs->ok[i] ? "succeeded" :
+			     tc_errno_name(rs->err[i]), ec->count[i]);
+		if (rs->ok[i] != 0) {
+			TP_ASSERT_EQ(state(&rs->t[i]), RTE_EVENT_TIMER_CANCELED,
+				     "%u", i);
+			continue;
+		}
+		TP_ASSERT(rs->err[i] == EINVAL || rs->err[i] == EAGAIN,
+			  "round %u timer %u: cancel failed with %s", r, i,
+			  tc_errno_name(rs->err[i]));
+		TP_ASSERT_EQ(state(&rs->t[i]), RTE_EVENT_TIMER_NOT_ARMED,
+			     "round %u timer %u", r, i);
+		rs->eagain += rs->err[i] == EAGAIN;
+	}
+	TP_ASSERT_EQ(ec->foreign, 0, "foreign events");
+	rs->mixed += nok != 0 && nok != rs->n;
+	rs->events += ec->total;
+	rs->cancels += nok;
+	return TP_TEST_OK;
+}
+
+/*
+ * After an even round, chase the expiry: all cancelled means the sweep
+ * started too early, none means too late; jitter keeps it moving.
+ */
+static void
+race_chase(struct race_state *rs, unsigned int r, unsigned int nok)
+{
+	if (r % 2 == 1)
+		return;
+	if (nok == rs->n)
+		rs->offset_us += 40;
+	else if (nok == 0)
+		rs->offset_us -= 40;
+	rs->offset_us += (int64_t)rte_rand_max(41) - 20;
+	rs->offset_us = RTE_MAX(rs->offset_us, (int64_t)0);
+	rs->offset_us = RTE_MIN(rs->offset_us, (int64_t)3000);
+}
+
+/*
+ * Final checks: no late event, the race was really met, and the adapter's
+ * accounting agrees with what the rounds saw (ac0: before the first).
+ */
+static int
+race_check_end(struct race_state *rs, unsigned int rounds,
+	       const struct timer_adapter_accounting *ac0)
+{
+	struct timer_adapter_accounting ac1;
+
+	tc_evcount_reset(&rs->ec);
+	tc_collect(&rs->ec, 0, 200, 200);
+	TP_ASSERT_EQ(rs->ec.total, 0, "late events after the last round");
+	printf("    %u timers: %" PRIu64 " cancelled, %" PRIu64 " expired; "
+	       "%u of %u rounds mixed, %u EAGAIN\n", rs->n * rounds,
+	       rs->cancels, rs->events, rs->mixed, rounds, rs->eagain);
+	/* Otherwise the case proved nothing about the race. */
+	TP_ASSERT(rs->mixed >= rounds / 10, "the sweep met the expiry in only "
+		  "%u rounds", rs->mixed);
+	TP_ASSERT_EQ(acct(rs->a, &ac1), 0, "accounting");
+	TP_ASSERT_EQ(ac1.armed - ac0->armed, (uint64_t)rs->n * rounds, "armed");
+	TP_ASSERT_EQ(ac1.cancelled - ac0->cancelled, rs->cancels, "cancelled");
+	TP_ASSERT_EQ(ac1.expired - ac0->expired, rs->events, "expired");
+	TP_ASSERT_EQ(ac1.pending, 0, "pending");
+	return TP_TEST_OK;
+}
+
 /*
  * 1-tick timers cancelled by lcore 2 right around their expiry: for every
  * timer exactly one of "cancel succeeded" and "event delivered".
@@ -1798,113 +1960,20 @@ race_worker(void *arg)
  */
 TA_CASE(test_cancel_expiry_race)
 {
-	const unsigned int n = 2048, rounds = 200;
-	struct rte_event_timer *t = timers(n);
-	struct rte_event_timer **p = ptrs(t, n);
-	uint8_t *ok = track(rte_zmalloc("ok", n, 0));
-	int *err = track(rte_zmalloc("err", sizeof(*err) * n, 0));
-	const uint64_t hz = rte_get_timer_hz();
-	unsigned int r, i, mixed = 0, eagain = 0;
-	const uint64_t cyc_tick = hz / 1000;
-	uint64_t events = 0, cancels = 0;
-	/* Cancel start after arming, in microseconds; adapted per round. */
-	int64_t offset_us = 1800;
-	struct timer_adapter_accounting ac0, ac1;
-	struct timer_adapter *a;
-	struct race_arg ra;
-	struct tc_evcount ec;
+	const unsigned int rounds = 200;
+	struct timer_adapter_accounting ac0;
+	struct race_state rs;
+	unsigned int r, nok;
 
-	TP_ASSERT(t != NULL && p != NULL && ok != NULL && err != NULL,
-		  "alloc");
-	TP_ASSERT(evcount(&ec, t, n, false) == 0, "alloc");
-	a = start_adapter(TC_MS, TC_SEC, 8192, 0);
-	TP_ASSERT(a != NULL, "start");
-	TP_ASSERT_EQ(acct(a, &ac0), 0, "accounting");
+	TP_ASSERT(race_setup(&rs, 2048) == TP_TEST_OK, "setup");
+	TP_ASSERT_EQ(acct(rs.a, &ac0), 0, "accounting");
 	for (r = 0; r < rounds; r++) {
-		unsigned int nok = 0;
-		uint64_t t_arm;
-
-		for (i = 0; i < n; i++) {
-			tc_timer_init(&t[i], TC_QUEUE_ATOMIC);
-			ok[i] = 0;
-			err[i] = 0;
-		}
-		tc_evcount_reset(&ec);
-		/*
-		 * Arm just after a tick boundary (ticks are multiples of the
-		 * tick length in TSC time, as in DPDK), so that the expiry
-		 * comes at about the same offset every round. This only
-		 * makes the race likelier; no check depends on it.
-		 */
-		while (rte_get_timer_cycles() % cyc_tick > cyc_tick / 20)
-			rte_pause();
-		t_arm = rte_get_timer_cycles();
-		TP_ASSERT_EQ(timer_adapter_arm_tmo_tick_burst(a, p, 1, n), n,
-			     "round %u arm: %s", r, tc_errno_name(rte_errno));
-		ra = (struct race_arg){ .a = a, .p = p, .n = n,
-			.start_tsc = t_arm + hz * offset_us / 1000000,
-			.reverse = (r / 2) % 2 == 1, .ok = ok, .err = err };
-		if (r % 2 == 1) {
-			ra.start_tsc = t_arm + hz / 2000;
-			ra.pace = hz * 3 / 2000000;
-		}
-		TP_ASSERT_EQ(rte_eal_remote_launch(race_worker, &ra,
-				tc_env.worker_lcore), 0, "launch");
-		TP_ASSERT_EQ(tc_wait_lcore(tc_env.worker_lcore, 10000), 0,
-			     "worker");
-		for (i = 0; i < n; i++)
-			nok += ok[i];
-		tc_collect(&ec, n - nok, 3000, 3);
-		for (i = 0; i < n; i++) {
-			TP_ASSERT_EQ(ok[i] + ec.count[i], 1,
-				     "round %u timer %u: cancel %s, %u events",
-				     r, i, ok[i] ? "succeeded" :
-				     tc_errno_name(err[i]), ec.count[i]);
-			if (ok[i] != 0) {
-				TP_ASSERT_EQ(state(&t[i]),
-					     RTE_EVENT_TIMER_CANCELED, "%u", i);
-				continue;
-			}
-			TP_ASSERT(err[i] == EINVAL || err[i] == EAGAIN,
-				  "round %u timer %u: cancel failed with %s",
-				  r, i, tc_errno_name(err[i]));
-			TP_ASSERT_EQ(state(&t[i]), RTE_EVENT_TIMER_NOT_ARMED,
-				     "round %u timer %u", r, i);
-			eagain += err[i] == EAGAIN;
-		}
-		TP_ASSERT_EQ(ec.foreign, 0, "foreign events");
-		mixed += nok != 0 && nok != n;
-		events += ec.total;
-		cancels += nok;
-		/*
-		 * Chase the expiry: all cancelled means the sweep started too
-		 * early, none means too late; jitter keeps it moving.
-		 */
-		if (r % 2 == 1)
-			continue;
-		if (nok == n)
-			offset_us += 40;
-		else if (nok == 0)
-			offset_us -= 40;
-		offset_us += (int64_t)rte_rand_max(41) - 20;
-		offset_us = RTE_MAX(offset_us, (int64_t)0);
-		offset_us = RTE_MIN(offset_us, (int64_t)3000);
+		if (race_round(&rs, r, &nok) != TP_TEST_OK ||
+		    race_check_round(&rs, r, nok) != TP_TEST_OK)
+			return TP_TEST_FAIL;
+		race_chase(&rs, r, nok);
 	}
-	tc_evcount_reset(&ec);
-	tc_collect(&ec, 0, 200, 200);
-	TP_ASSERT_EQ(ec.total, 0, "late events after the last round");
-	printf("    %u timers: %" PRIu64 " cancelled, %" PRIu64 " expired; "
-	       "%u of %u rounds mixed, %u EAGAIN\n", n * rounds, cancels,
-	       events, mixed, rounds, eagain);
-	/* Otherwise the case proved nothing about the race. */
-	TP_ASSERT(mixed >= rounds / 10, "the sweep met the expiry in only %u "
-		  "rounds", mixed);
-	TP_ASSERT_EQ(acct(a, &ac1), 0, "accounting");
-	TP_ASSERT_EQ(ac1.armed - ac0.armed, (uint64_t)n * rounds, "armed");
-	TP_ASSERT_EQ(ac1.cancelled - ac0.cancelled, cancels, "cancelled");
-	TP_ASSERT_EQ(ac1.expired - ac0.expired, events, "expired");
-	TP_ASSERT_EQ(ac1.pending, 0, "pending");
-	return TP_TEST_OK;
+	return race_check_end(&rs, rounds, &ac0);
 }
 
 /*
