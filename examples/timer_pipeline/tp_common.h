@@ -25,6 +25,7 @@
 
 #include "tp_config.h"
 #include "adapter_ops.h"
+#include "cycles.h"
 #include "tp_flow.h"
 #include "tp_record.h"
 #include "tp_trace.h"
@@ -216,18 +217,18 @@ struct tp_ctx {
 	bool telemetry;			/**< Telemetry commands registered. */
 };
 
-/** Convert nanoseconds to TSC cycles without overflow. */
+/** Convert nanoseconds to TSC cycles (common/cycles.h: saturating). */
 static inline uint64_t
 tp_ns_to_cycles(uint64_t ns, uint64_t hz)
 {
-	return (ns / 1000000000) * hz + (ns % 1000000000) * hz / 1000000000;
+	return ns_to_cycles(ns, hz);
 }
 
-/** Convert TSC cycles to nanoseconds without overflow. */
+/** Convert TSC cycles to nanoseconds (common/cycles.h: saturating). */
 static inline uint64_t
 tp_cycles_to_ns(uint64_t cyc, uint64_t hz)
 {
-	return (cyc / hz) * 1000000000 + (cyc % hz) * 1000000000 / hz;
+	return cycles_to_ns(cyc, hz);
 }
 
 #endif /* _TP_COMMON_H_ */
