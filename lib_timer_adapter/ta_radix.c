@@ -57,41 +57,36 @@ radix_del(struct ta_radix *radix, struct ta_radix_node *n)
 }
 
 /*
- * Slot of key, creating its path; path[level] receives the nodes on it.
+ * The nodes missing on the way to key, by level, in the order the path
+ * uses them (new top levels first, then downwards), into want[]; *levels
+ * receives the height the tree needs. Returns how many are missing.
  */
-static struct ta_link **
-radix_slot_path(struct ta_radix *radix, uint64_t key,
-	     struct ta_radix_node *path[TA_RADIX_MAX_LEVELS])
+static unsigned int
+radix_missing(const struct ta_radix *radix, uint64_t key,
+	      unsigned int *levels, uint8_t want[2 * TA_RADIX_MAX_LEVELS])
 {
-	/* Levels of the nodes to create, in the order they are used. */
-	uint8_t want[2 * TA_RADIX_MAX_LEVELS];
-	struct ta_radix_node *fresh[2 * TA_RADIX_MAX_LEVELS];
-	unsigned int levels, need = 0, used = 0, lvl, i;
-	struct ta_radix_node *n;
+	const struct ta_radix_node *n;
+	unsigned int need = 0, lvl, h;
 
-	/*
-	 * List the nodes missing on the way to the key and allocate them all
-	 * first: a failure then leaves the tree exactly as it was.
-	 */
-	fresh[0] = NULL; /* Silences a false maybe-uninitialized warning. */
-	levels = radix->root == NULL ? 1 : radix->levels;
-	while (!radix_reaches(levels, key))
-		levels++;
+	h = radix->root == NULL ? 1 : radix->levels;
+	while (!radix_reaches(h, key))
+		h++;
+	*levels = h;
 	if (radix->root == NULL) {
-		for (lvl = levels; lvl-- > 0; )
+		for (lvl = h; lvl-- > 0; )
 			want[need++] = lvl;
-	} else if (levels > radix->levels) {
+	} else if (h > radix->levels) {
 		/*
-		 * New levels on top; levels is minimal, so the key's digit at
-		 * the new top is not 0 and its path shares nothing below it.
+		 * New levels on top; h is minimal, so the key's digit at the
+		 * new top is not 0 and its path shares nothing below it.
 		 */
-		for (lvl = radix->levels; lvl < levels; lvl++)
+		for (lvl = radix->levels; lvl < h; lvl++)
 			want[need++] = lvl;
-		for (lvl = levels - 1; lvl-- > 0; )
+		for (lvl = h - 1; lvl-- > 0; )
 			want[need++] = lvl;
 	} else {
 		n = radix->root;
-		for (lvl = levels - 1; lvl > 0; lvl--) {
+		for (lvl = h - 1; lvl > 0; lvl--) {
 			n = n->slot[radix_idx(key, lvl)];
 			if (n == NULL) {
 				while (lvl-- > 0)
@@ -100,6 +95,28 @@ radix_slot_path(struct ta_radix *radix, uint64_t key,
 			}
 		}
 	}
+	return need;
+}
+
+/*
+ * Slot of key, creating its path; path[level] receives the nodes on it.
+ */
+static struct ta_link **
+radix_slot_path(struct ta_radix *radix, uint64_t key,
+		struct ta_radix_node *path[TA_RADIX_MAX_LEVELS])
+{
+	/* Levels of the nodes to create, in the order they are used. */
+	uint8_t want[2 * TA_RADIX_MAX_LEVELS];
+	struct ta_radix_node *fresh[2 * TA_RADIX_MAX_LEVELS];
+	unsigned int levels, need, used = 0, lvl, i;
+	struct ta_radix_node *n;
+
+	/*
+	 * List the nodes missing on the way to the key and allocate them all
+	 * first: a failure then leaves the tree exactly as it was.
+	 */
+	fresh[0] = NULL; /* Silences a false maybe-uninitialized warning. */
+	need = radix_missing(radix, key, &levels, want);
 	for (i = 0; i < need; i++) {
 		fresh[i] = radix_new(radix, want[i]);
 		if (fresh[i] == NULL) {
@@ -145,7 +162,7 @@ ta_radix_slot(struct ta_radix *radix, uint64_t key)
 /* Fill path[level] with the nodes on key's path; returns 0 if complete. */
 static int
 radix_path(const struct ta_radix *radix, uint64_t key,
-	struct ta_radix_node *path[TA_RADIX_MAX_LEVELS])
+	   struct ta_radix_node *path[TA_RADIX_MAX_LEVELS])
 {
 	struct ta_radix_node *n = radix->root;
 	int lvl;
@@ -166,7 +183,7 @@ radix_path(const struct ta_radix *radix, uint64_t key,
 /* Set key's bits up its path, stopping where they were already set. */
 static void
 radix_mark_path(struct ta_radix *radix, uint64_t key,
-	     struct ta_radix_node *const path[TA_RADIX_MAX_LEVELS])
+		struct ta_radix_node *const path[TA_RADIX_MAX_LEVELS])
 {
 	unsigned int lvl;
 
@@ -205,7 +222,7 @@ ta_radix_find(const struct ta_radix *radix, uint64_t key)
 /* Clear key's bits up its path and free the nodes left empty. */
 static void
 radix_clear_path(struct ta_radix *radix, uint64_t key,
-	      struct ta_radix_node *const path[TA_RADIX_MAX_LEVELS])
+		 struct ta_radix_node *const path[TA_RADIX_MAX_LEVELS])
 {
 	unsigned int lvl;
 
@@ -286,7 +303,7 @@ ta_radix_take(struct ta_radix *radix, uint64_t key)
 
 static uint64_t
 radix_next_in(const struct ta_radix_node *n, unsigned int lvl, uint64_t base,
-	   uint64_t from)
+	      uint64_t from)
 {
 	const unsigned int shift = radix_shift(lvl);
 	uint64_t f = from > base ? from : base;

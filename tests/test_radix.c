@@ -164,7 +164,7 @@ radix_remove_key(struct ta_radix *radix, struct radix_model *m, uint32_t pos)
 
 static int
 radix_check_next(const struct ta_radix *radix, const struct radix_model *m,
-	      uint64_t from)
+		 uint64_t from)
 {
 	uint32_t pos = model_lower(m, from);
 	uint64_t want = pos < m->n ? m->keys[pos] : UINT64_MAX;
