@@ -8,6 +8,7 @@
 #                   API reference (Doxygen, undocumented public API fails)
 #   options_table   docs/options.inc is what "--help-rst" prints: the guide's
 #                   option table and --help come from one table
+#   using_it_compiles  the library guide's example compiles (-Werror)
 #   readme_front    README.rst: at most 160 lines, opening with exactly the two
 #                   commands (demo, tests)
 #   commands        every command marked ".. test: run" in README.rst,
@@ -44,6 +45,46 @@ else
 	tp_fail options_table "docs/options.inc differs from --help-rst" \
 		"(regenerate: dpdk-timer_pipeline -- --help-rst > docs/options.inc)"
 	cat "$WORK/options.diff"
+fi
+
+# using_it_compiles: the library guide's "Using it" example compiles with
+# -Wall -Wextra -Werror against the public header, as a function whose free
+# names (dev_id, service_lcore, port_cb, port) are its arguments.
+python3 - docs/library.rst "$WORK/using_it.c" <<'PYEOF'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+i = lines.index(".. test: compile")
+while not lines[i].startswith(".. code-block:: c"):
+    i += 1
+body = []
+for line in lines[i + 1:]:
+    if line and not line.startswith(" "):
+        break
+    body.append(line[4:])
+inc = [x for x in body if x.startswith("#include")]
+code = [x for x in body if not x.startswith("#include")]
+with open(sys.argv[2], "w") as f:
+    f.write("#include <stdio.h>\n#include <rte_errno.h>\n")
+    f.write("\n".join(inc) + "\n\n")
+    f.write("int use_it(uint8_t dev_id, uint32_t service_lcore,\n"
+            "           rte_event_timer_adapter_port_conf_cb_t port_cb,\n"
+            "           uint8_t port);\n")
+    f.write("int\nuse_it(uint8_t dev_id, uint32_t service_lcore,\n"
+            "       rte_event_timer_adapter_port_conf_cb_t port_cb,\n"
+            "       uint8_t port)\n{\n")
+    f.write("\n".join("\t" + x for x in code))
+    f.write("\n\treturn 0;\n}\n")
+PYEOF
+# shellcheck disable=SC2046
+if cc -std=gnu11 -Wall -Wextra -Werror -Wno-unused-variable \
+	-include rte_config.h $(pkg-config --cflags libdpdk) \
+	-DALLOW_EXPERIMENTAL_API -I lib_timer_adapter \
+	-c "$WORK/using_it.c" -o "$WORK/using_it.o" >"$WORK/using_it.log" 2>&1
+then
+	tp_pass using_it_compiles
+else
+	tp_fail using_it_compiles "docs/library.rst's example does not compile" \
+		"$WORK/using_it.log"
 fi
 
 # readme_front: the first code block holds exactly the two commands.
