@@ -173,6 +173,10 @@ const struct tp_option tp_options[] = {
 	{ "flow-log", 0, "records", TP_OT_PATH, TP_CFG_OFF(flow_log),
 	  TP_CFG_SZ(flow_log), 0, 0, 0, NULL, "FILE",
 	  "write one record per ended flow to FILE" },
+	{ "summary-json", 0, "records", TP_OT_PATH, TP_CFG_OFF(summary_json),
+	  TP_CFG_SZ(summary_json), 0, 0, 0, NULL, "FILE",
+	  "at exit, write the final counters and the exactly-once check "
+	  "to FILE as one JSON object (for tests and scripts)" },
 	TP_ENUM("flow-log-format", "records", log_format, tp_format_names,
 		"FMT", "flow record format: json (lines) or csv"),
 	TP_UINT("trace-timers", 0, "records", trace_timers, 0, 1000000, "N",

@@ -111,6 +111,7 @@ struct tp_config {
 	uint32_t nb_flows;		/**< Flow table capacity. */
 	enum tp_table_full table_full;	/**< Full table policy. */
 	char flow_log[PATH_MAX];	/**< Flow record file, "" = none. */
+	char summary_json[PATH_MAX];	/**< Exit summary (JSON), "" = none. */
 	enum tp_log_format log_format;	/**< Flow record format. */
 	bool replay_pace;		/**< Honour capture timestamps. */
 	uint32_t trace_timers;		/**< Trace the first N flows' timers. */

@@ -291,6 +291,9 @@ tp_ports_check_files(int argc, char **argv, const struct tp_config *cfg)
 	if (cfg->flow_log[0] != '\0' &&
 	    tp_check_output("--flow-log", cfg->flow_log, &ids) < 0)
 		return -1;
+	if (cfg->summary_json[0] != '\0' &&
+	    tp_check_output("--summary-json", cfg->summary_json, &ids) < 0)
+		return -1;
 	if (cfg->stats_json[0] != '\0' &&
 	    tp_check_output("--stats-json", cfg->stats_json, &ids) < 0)
 		return -1;

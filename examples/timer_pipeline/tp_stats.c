@@ -612,6 +612,175 @@ tp_stats_ipfix_check(const struct tp_ctx *ctx, uint64_t ended)
 	return ended == s.records + s.not_sent ? 0 : -1;
 }
 
+/*
+ * --summary-json FILE: the final counters and the exactly-once check as
+ * one JSON object, for tests and scripts (they read numbers from it, not
+ * from the summary text). Keys are stable names; the check's terms are
+ * under "check", every counter under "counters".
+ *
+ * Adding a counter is one line in tp_summary_counters():
+ *	tp_json_u64(w, "name", value);
+ * Drop reasons (tp_drop_names[]) and end reasons (tp_end_reason_name())
+ * are written by a loop, as "drop_<name>" and "ended_<name>": a new reason
+ * needs no line here.
+ */
+struct tp_json {
+	FILE *f;		/**< Output. */
+	const char *sep;	/**< "" before an object's first member. */
+};
+
+static void
+tp_json_u64(struct tp_json *w, const char *key, uint64_t v)
+{
+	fprintf(w->f, "%s\"%s\":%" PRIu64, w->sep, key, v);
+	w->sep = ",";
+}
+
+static void
+tp_json_bool(struct tp_json *w, const char *key, bool v)
+{
+	fprintf(w->f, "%s\"%s\":%s", w->sep, key, v ? "true" : "false");
+	w->sep = ",";
+}
+
+/* Only fixed names (adapter, refresh mode): no escaping needed. */
+static void
+tp_json_str(struct tp_json *w, const char *key, const char *v)
+{
+	fprintf(w->f, "%s\"%s\":\"%s\"", w->sep, key, v);
+	w->sep = ",";
+}
+
+static void
+tp_json_begin(struct tp_json *w, const char *key)
+{
+	fprintf(w->f, "%s\"%s\":{", w->sep, key);
+	w->sep = "";
+}
+
+static void
+tp_json_end(struct tp_json *w)
+{
+	fputc('}', w->f);
+	w->sep = ",";
+}
+
+/* Every counter of the final summary, under "counters". */
+static void
+tp_summary_counters(struct tp_json *w, const struct tp_ctx *ctx,
+		    const struct tp_lcore_stats *t)
+{
+	struct rte_event_timer_adapter_stats as;
+	struct rte_eth_stats ps;
+	char key[64];
+	unsigned int i;
+
+	tp_stats_ports(ctx, &ps);
+	tp_stats_adapter(ctx, &as);
+	tp_json_begin(w, "counters");
+	tp_json_u64(w, "rx_pkts", t->rx_pkts);
+	tp_json_u64(w, "rx_bytes", t->rx_bytes);
+	tp_json_u64(w, "rx_ipv4", t->rx_ipv4);
+	tp_json_u64(w, "rx_ipv6", t->rx_ipv6);
+	tp_json_u64(w, "rx_non_ip", t->rx_non_ip);
+	tp_json_u64(w, "rx_malformed", t->rx_malformed);
+	tp_json_u64(w, "forwarded", tp_stats_forwarded(t));
+	tp_json_u64(w, "dropped", tp_stats_drops(t));
+	for (i = 0; i < TP_DROP_MAX; i++) {
+		snprintf(key, sizeof(key), "drop_%s", tp_drop_names[i]);
+		tp_json_u64(w, key, t->drops[i]);
+	}
+	tp_json_u64(w, "flows_created", t->flows_created);
+	tp_json_u64(w, "flows_ended", tp_stats_ended(t));
+	for (i = TP_END_IDLE; i < TP_END_MAX; i++) {
+		snprintf(key, sizeof(key), "ended_%s", tp_end_reason_name(i));
+		tp_json_u64(w, key, t->flows_ended[i]);
+	}
+	tp_json_u64(w, "flow_busy_retries", t->flow_busy_retry);
+	tp_json_u64(w, "timers_armed", t->tim_armed);
+	tp_json_u64(w, "timers_rearmed", t->tim_rearmed);
+	tp_json_u64(w, "timers_expired", t->tim_expired);
+	tp_json_u64(w, "timers_cancelled", t->tim_cancelled);
+	tp_json_u64(w, "timers_late_cancels", t->tim_cancel_late);
+	tp_json_u64(w, "timers_arm_failures", t->tim_arm_fail);
+	tp_json_u64(w, "lateness_p50_us", tp_stats_lat_pct(t, 50));
+	tp_json_u64(w, "lateness_p99_us", tp_stats_lat_pct(t, 99));
+	tp_json_u64(w, "lateness_max_us", t->lat_max_ns / 1000);
+	tp_json_u64(w, "events_enqueued", t->ev_enq);
+	tp_json_u64(w, "events_in_flight", tp_stats_in_flight(t));
+	tp_json_u64(w, "enqueue_retries", t->ev_enq_retry);
+	tp_json_u64(w, "adapter_expiries", as.evtim_exp_count);
+	tp_json_u64(w, "adapter_retries", as.evtim_retry_count);
+	tp_json_u64(w, "port_ipackets", ps.ipackets);
+	tp_json_u64(w, "port_imissed", ps.imissed);
+	tp_json_u64(w, "port_rx_nombuf", ps.rx_nombuf);
+	tp_json_u64(w, "port_ierrors", ps.ierrors);
+	tp_json_u64(w, "port_opackets", ps.opackets);
+	tp_json_u64(w, "port_oerrors", ps.oerrors);
+	tp_json_u64(w, "mbufs_pool", ctx->pool != NULL ? ctx->pool->size : 0);
+	tp_json_u64(w, "mbufs_in_use", tp_stats_mbufs_in_use(ctx));
+	tp_json_u64(w, "records_written", ctx->rec.written);
+	tp_json_u64(w, "record_ring_waits", ctx->rec.ring_full);
+	tp_json_end(w);
+}
+
+/*
+ * Write --summary-json (if set): run facts, "check" with the exactly-once
+ * check's terms as tp_stats_check() printed them, then "counters". The
+ * file is created like --flow-log (no symbolic link, 0644).
+ *
+ * @return 0, or -1 (logged) if the file cannot be written.
+ */
+static int
+tp_summary_write(const struct tp_ctx *ctx, const struct tp_lcore_stats *t,
+		 uint64_t live, uint64_t pending, bool passed)
+{
+	const char *path = ctx->cfg->summary_json;
+	struct tp_json w = { .sep = "" };
+	int fd, err;
+
+	if (path[0] == '\0')
+		return 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		  S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
+	w.f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (w.f == NULL) {
+		err = errno;
+		if (fd >= 0)
+			close(fd);
+		TP_LOG(ERR, "cannot write --summary-json '%s': %s", path,
+		       strerror(err));
+		return -1;
+	}
+	fputc('{', w.f);
+	tp_json_u64(&w, "version", 1);
+	tp_json_str(&w, "adapter", ctx->ta.ops->name);
+	tp_json_str(&w, "refresh", ctx->cfg->refresh == TP_REFRESH_LAZY ?
+		    "lazy" : "every-packet");
+	tp_json_bool(&w, "aborted", ctx->aborted);
+	tp_json_begin(&w, "check");
+	tp_json_bool(&w, "passed", passed);
+	tp_json_u64(&w, "flows_created", t->flows_created);
+	tp_json_u64(&w, "flows_ended", tp_stats_ended(t));
+	tp_json_u64(&w, "flows_live", live);
+	tp_json_u64(&w, "timers_armed", t->tim_armed + t->tim_rearmed);
+	tp_json_u64(&w, "timers_expired", t->tim_expired);
+	tp_json_u64(&w, "timers_cancelled", t->tim_cancelled);
+	tp_json_u64(&w, "timers_pending", pending);
+	tp_json_u64(&w, "packets_rx", t->rx_pkts);
+	tp_json_u64(&w, "packets_forwarded", tp_stats_forwarded(t));
+	tp_json_u64(&w, "packets_dropped", tp_stats_drops(t));
+	tp_json_u64(&w, "packets_in_flight", tp_stats_in_flight(t));
+	tp_json_end(&w);
+	tp_summary_counters(&w, ctx, t);
+	fputs("}\n", w.f);
+	if (ferror(w.f) | (fclose(w.f) != 0)) {
+		TP_LOG(ERR, "cannot write --summary-json '%s'", path);
+		return -1;
+	}
+	return 0;
+}
+
 /* Exactly-once check. 8< */
 int
 tp_stats_check(struct tp_ctx *ctx)
@@ -655,6 +824,8 @@ tp_stats_check(struct tp_ctx *ctx)
 	if (tp_stats_ipfix_check(ctx, ended) != 0)
 		ok = -1;
 	printf("  %s\n", ok == 0 ? "PASSED" : "FAILED");
+	if (tp_summary_write(ctx, &t, live, pending, ok == 0) != 0)
+		ok = -1;
 	return ok;
 }
 /* >8 End of exactly-once check. */

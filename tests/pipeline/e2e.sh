@@ -139,12 +139,17 @@ tp_pcap_run "$WORK/csv.log" "$IN" "$WORK/csv.pcap" \
 	--flow-log "$WORK/csv.csv" --flow-log-format csv
 rc=$?
 nrec=$(python3 -c "import json; print(len(json.load(open('$EXP'))['unpaced']))")
-if tp_clean_exit $rc "$WORK/csv.log" &&
-   head -1 "$WORK/csv.csv" | grep -q '^serial,ip_version,proto,src,sport' &&
-   [ "$(($(wc -l <"$WORK/csv.csv") - 1))" -eq "$nrec" ]; then
-	tp_pass csv_records
+if ! tp_clean_exit $rc "$WORK/csv.log"; then
+	tp_fail csv_records "exit status $rc or exactly-once check failed" \
+		"$WORK/csv.log"
+elif ! head -1 "$WORK/csv.csv" | grep -q '^serial,ip_version,proto,src,sport'
+then
+	tp_fail csv_records "no CSV header line" "$WORK/csv.log"
+elif ! tp_expect_eq "CSV record lines" \
+	"$(($(wc -l <"$WORK/csv.csv") - 1))" "$nrec"; then
+	tp_fail csv_records "$TP_WHY" "$WORK/csv.log"
 else
-	tp_fail csv_records "bad CSV log (want $nrec records)" "$WORK/csv.log"
+	tp_pass csv_records
 fi
 
 # A full table, evict policy: the oldest idle flows end with "lack of
@@ -152,25 +157,28 @@ fi
 $GEN -o "$WORK/many.pcap" --seed 5 --flows 400 --flow-interval-ms 0.01 \
 	--mix udp=1 --pkts 4 2>/dev/null
 for policy in evict drop; do
-	tp_pcap_run "$WORK/full_$policy.log" "$WORK/many.pcap" \
-		"$WORK/full_$policy.pcap" --flows 64 --table-full $policy \
+	name=table_full_$policy
+	log=$WORK/full_$policy.log
+	tp_pcap_run "$log" "$WORK/many.pcap" "$WORK/full_$policy.pcap" \
+		--flows 64 --table-full $policy \
 		--flow-log "$WORK/full_$policy.json"
 	rc=$?
-	log=$WORK/full_$policy.log
-	rx=$(tp_stat "$log" rx 1)
-	fwd=$(tp_stat "$log" tx 1)
-	full=$(tp_named "$log" tx table_full)
-	lack=$(tp_named "$log" flows lack_of_resources)
+	read -r rx fwd full lack <<<"$(tp_nums "$log" rx_pkts forwarded \
+		drop_table_full ended_lack_of_resources)"
 	if ! tp_clean_exit $rc "$log"; then
-		tp_fail "table_full_$policy" "exit $rc / check failed" "$log"
-	elif [ "$policy" = evict ] && { [ "${lack:-0}" -eq 0 ] ||
-	     [ "$fwd" -ne "$rx" ]; }; then
-		tp_fail table_full_evict "rx $rx fwd $fwd evicted $lack" "$log"
-	elif [ "$policy" = drop ] && { [ "${full:-0}" -eq 0 ] ||
-	     [ $((fwd + full)) -ne "$rx" ]; }; then
-		tp_fail table_full_drop "rx $rx fwd $fwd dropped $full" "$log"
+		tp_fail $name "exit $rc / check failed" "$log"
+	elif [ "$policy" = evict ] &&
+	     ! { tp_expect "lack_of_resources ends" "$lack" gt 0 &&
+		 tp_expect_eq "forwarded (rx $rx)" "$fwd" "$rx"; }; then
+		tp_fail $name "$TP_WHY" "$log"
+	elif [ "$policy" = drop ] &&
+	     ! { tp_expect "table_full drops" "$full" gt 0 &&
+		 tp_numbers forwarded="$fwd" &&
+		 tp_expect_eq "forwarded $fwd + table_full $full" \
+			"$((fwd + full))" "$rx"; }; then
+		tp_fail $name "$TP_WHY" "$log"
 	else
-		tp_pass "table_full_$policy"
+		tp_pass $name
 	fi
 done
 

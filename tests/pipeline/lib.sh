@@ -4,9 +4,17 @@
 # Shared helpers of the pipeline tests (sourced, not run: not executable).
 #
 # A test script sets SUITE, sources this file with the build directory as
-# $1, calls tp_pass/tp_fail (or tp_expect) once per case and ends with
-# tp_result, which prints "RESULT pipeline_<SUITE>: N passed, N failed" and
-# returns 0 iff no case failed.
+# $1, calls tp_pass/tp_fail once per case and ends with tp_result, which
+# prints "RESULT pipeline_<SUITE>: N passed, N failed" and returns 0 iff no
+# case failed.
+#
+# Numbers come from the run's --summary-json (tp_run and tp_start add it):
+# tp_num/tp_nums read them, tp_expect/tp_expect_eq compare them and fail on
+# an empty or non-numeric value, naming what they compared in TP_WHY:
+#
+#	read -r rx fwd <<<"$(tp_nums "$log" rx_pkts forwarded)"
+#	if ! tp_expect_eq "forwarded" "$fwd" "$rx"; then
+#		tp_fail "$name" "$TP_WHY" "$log"
 #
 # Every DPDK process runs under timeout, with its own --file-prefix, on the
 # 2-CPU layout: lcore 0 = main, RX and worker; lcore 1 = service lcore.
@@ -78,11 +86,103 @@ tp_eal() {
 	     --file-prefix "${TP_PREFIX}_$TP_RUNS" --log-level=pmd.net.pcap:warning)
 }
 
+# The --summary-json file of the run that writes LOG (see tp_num).
+tp_sum_path() {
+	echo "${1%.log}.sum.json"
+}
+
+# tp_args LOG EAL-AND-APP-ARGS...: sets ARGS to the arguments with
+# "--summary-json $(tp_sum_path LOG)" right after the "--" that starts the
+# app options (unless TP_SUMMARY=0, or there is no "--"), so that the
+# run's numbers can be read with tp_num.
+tp_args() {
+	local sum a added=0
+	sum=$(tp_sum_path "$1")
+	shift
+	ARGS=()
+	rm -f "$sum"
+	for a in "$@"; do
+		ARGS+=("$a")
+		if [ "$a" = -- ] && [ $added = 0 ] && [ "${TP_SUMMARY:-1}" = 1 ]
+		then
+			ARGS+=(--summary-json "$sum")
+			added=1
+		fi
+	done
+}
+
 # tp_run LOG TIMEOUT EAL-AND-APP-ARGS...: run the pipeline, return its status.
 tp_run() {
 	local log=$1 secs=$2
 	shift 2
-	timeout -k 5 "$secs" "$TP_BIN" "$@" >"$log" 2>&1
+	tp_args "$log" "$@"
+	timeout -k 5 "$secs" "$TP_BIN" "${ARGS[@]}" >"$log" 2>&1
+}
+
+# tp_start [--sock] LOG TIMEOUT EAL-AND-APP-ARGS...: run the pipeline in the
+# background (with -T, it prints stats screens) and wait until it runs: its
+# first stats screen (and with --sock, its telemetry socket). Sets PID
+# (timeout's), APP (the pipeline's, to signal it directly) and SOCK (the
+# telemetry socket of the last tp_eal prefix). Returns 1 if it ended or
+# did not get there within 30 s.
+tp_start() {
+	local sock=0 log secs i
+	[ "$1" = --sock ] && { sock=1; shift; }
+	log=$1 secs=$2
+	shift 2
+	SOCK=/var/run/dpdk/${TP_PREFIX}_$TP_RUNS/dpdk_telemetry.v2
+	tp_args "$log" "$@"
+	timeout -k 5 "$secs" "$TP_BIN" "${ARGS[@]}" >"$log" 2>&1 &
+	PID=$!
+	TP_PIDS+=("$PID")
+	for i in $(seq 1 150); do
+		APP=$(pgrep -P "$PID" | head -1)
+		if [ -n "$APP" ] && { [ $sock = 0 ] || [ -S "$SOCK" ]; } &&
+		   grep -q '=== timer_pipeline stats' "$log" 2>/dev/null; then
+			TP_PIDS+=("$APP")
+			return 0
+		fi
+		kill -0 "$PID" 2>/dev/null || return 1
+		sleep 0.2
+	done
+	return 1
+}
+
+# tp_stop [SIGNAL]: signal the pipeline tp_start started (SIGINT by
+# default), wait for it; sets RC and EXIT_MS (signal to end of process).
+tp_stop() {
+	local t0 t1
+	t0=$(date +%s%N)
+	kill -s "${1:-INT}" "$APP" 2>/dev/null
+	wait "$PID"
+	RC=$?
+	t1=$(date +%s%N)
+	EXIT_MS=$(((t1 - t0) / 1000000))
+}
+
+# tp_refused NAME FILE WORDS EAL-AND-APP-ARGS...: the run exits with status
+# 2 before EAL starts, with one error line that names FILE (as 'FILE')
+# and says WORDS (a regex). Fails the case NAME (and returns 1) if not;
+# returns 0 without passing it, so the caller can check more.
+tp_refused() {
+	local name=$1 file=$2 words=$3 log=$WORK/$1.log rc
+	shift 3
+	tp_eal
+	tp_run "$log" 60 "${EAL[@]}" "$@"
+	rc=$?
+	if [ $rc -ne 2 ]; then
+		tp_fail "$name" "exit status $rc, want 2" "$log"
+	elif [ "$(grep -c 'error:' "$log")" -ne 1 ] ||
+	     ! grep 'error:' "$log" | grep -qF "'$file'" ||
+	     ! grep 'error:' "$log" | grep -qE "$words"; then
+		tp_fail "$name" "want one error naming '$file', /$words/" "$log"
+	elif grep -q '^EAL:' "$log" ||
+	     [ -e "/var/run/dpdk/${TP_PREFIX}_$TP_RUNS" ]; then
+		tp_fail "$name" "EAL had started" "$log"
+	else
+		return 0
+	fi
+	return 1
 }
 
 # tp_pcap_run LOG IN.pcap OUT.pcap [APP-ARGS...]: net_pcap rx_pcap/tx_pcap,
@@ -96,6 +196,10 @@ tp_pcap_run() {
 		"${TMO_ARGS[@]}" -T 0 --idle-sleep-us 50 --flows 4096 \
 		--stop-when-done "$@"
 }
+
+# The two helpers below scrape the human summary text; tests read numbers
+# with tp_num/tp_nums (the summary JSON) instead, where a renamed key
+# fails the check rather than switching it off.
 
 # Summary value: tp_stat LOG "rx" N -> the Nth number on the summary line.
 tp_stat() {
@@ -124,8 +228,110 @@ tp_named() {
 		}'
 }
 
-# The run ended with status 0 and a passed exactly-once check.
+# tp_nums LOG KEY...: numbers from the --summary-json of the run that
+# wrote LOG, one per KEY, space separated. A KEY with a dot is a path from
+# the top ("check.flows_live"); without, it is a counter
+# ("drop_evdev_full" = "counters.drop_evdev_full"). A missing file or key
+# gives "none" in its place (which tp_expect refuses), never a shift.
+tp_nums() {
+	python3 - "$(tp_sum_path "$1")" "${@:2}" <<'EOF'
+import json, sys
+try:
+    doc = json.load(open(sys.argv[1]))
+except (OSError, ValueError):
+    doc = {}
+out = []
+for key in sys.argv[2:]:
+    v = doc
+    for part in (key if "." in key else "counters." + key).split("."):
+        v = v.get(part) if isinstance(v, dict) else None
+    if isinstance(v, bool):
+        v = str(v).lower()
+    out.append("none" if v is None or isinstance(v, dict) else str(v))
+print(" ".join(out))
+EOF
+}
+
+# tp_num LOG KEY: one number, as tp_nums.
+tp_num() {
+	tp_nums "$1" "$2"
+}
+
+# tp_expect WHAT A OP B: true iff A and B are integers and A OP B holds
+# (OP: eq ne lt le gt ge). Otherwise false, and TP_WHY says what was
+# compared: "WHAT: 3 eq 4 is false" or "WHAT: 'none' is not a number".
+# Unlike [ "$a" -ne "$b" ], an empty or missing value fails the check.
+TP_WHY=
+tp_expect() {
+	local what=$1 a=$2 op=$3 b=$4 v
+	for v in "$a" "$b"; do
+		if ! [[ "$v" =~ ^-?[0-9]+$ ]]; then
+			TP_WHY="$what: '$v' is not a number"
+			return 1
+		fi
+	done
+	case $op in
+	eq | ne | lt | le | gt | ge) ;;
+	*) TP_WHY="$what: unknown comparison '$op'"; return 1 ;;
+	esac
+	if [ "$a" "-$op" "$b" ]; then
+		return 0
+	fi
+	TP_WHY="$what: $a $op $b is false"
+	return 1
+}
+
+# tp_numbers NAME=VALUE...: true iff every VALUE is an integer, so that
+# arithmetic on them means something; else TP_WHY names the first that is
+# not. Check before $((a + b)): bash takes "none" or "" there as 0.
+tp_numbers() {
+	local nv
+	for nv in "$@"; do
+		if ! [[ "${nv#*=}" =~ ^-?[0-9]+$ ]]; then
+			TP_WHY="${nv%%=*}: '${nv#*=}' is not a number"
+			return 1
+		fi
+	done
+}
+
+# tp_expect_eq WHAT ACTUAL EXPECTED: tp_expect WHAT ACTUAL eq EXPECTED.
+tp_expect_eq() {
+	tp_expect "$1" "$2" eq "$3"
+}
+
+# tp_balanced LOG: from the run's summary JSON, rx == forwarded + dropped
+# and the drops add up over their reasons (every counters.drop_* key).
+# False with TP_WHY naming the numbers otherwise.
+tp_balanced() {
+	local out
+	if ! out=$(python3 - "$(tp_sum_path "$1")" <<'EOF'
+import json, sys
+def no(why):
+    print(why)
+    sys.exit(1)
+try:
+    c = json.load(open(sys.argv[1]))["counters"]
+    rx, fwd, drop = c["rx_pkts"], c["forwarded"], c["dropped"]
+    reasons = {k: v for k, v in c.items() if k.startswith("drop_")}
+except (OSError, ValueError, KeyError) as e:
+    no("no summary numbers (%s: %s)" % (type(e).__name__, e))
+if not reasons:
+    no("no drop_* counter in the summary")
+if rx != fwd + drop or drop != sum(reasons.values()):
+    no("rx %d != forwarded %d + dropped %d, or dropped != sum of %s"
+       % (rx, fwd, drop, reasons))
+EOF
+	); then
+		TP_WHY=$out
+		return 1
+	fi
+}
+
+# The run ended with status 0 and a passed exactly-once check (in the
+# summary text, and in the summary JSON when the run wrote one).
 tp_clean_exit() {
 	local rc=$1 log=$2
-	[ "$rc" -eq 0 ] && grep -q '^  PASSED' "$log"
+	[ "$rc" -eq 0 ] && grep -q '^  PASSED' "$log" || return 1
+	[ ! -e "$(tp_sum_path "$log")" ] ||
+		[ "$(tp_num "$log" check.passed)" = true ]
 }
