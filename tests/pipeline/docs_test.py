@@ -16,10 +16,11 @@ last command:
 
     .. test: output exact   every line of the block is a line of the output,
                             in the same order (other lines may come between)
-    .. test: output trace   the trace lines of a run: the same number of lines,
-                            the same words; times ("1.234567s") within
-                            TIME_TOL s, lateness ("N us after") up to
-                            LATE_MAX_US, re-arm ticks within REARM_TOL
+    .. test: output trace   the trace lines of a run, expiries and re-arms left
+                            out (their number depends on timing): the same
+                            number of lines, the same words; times
+                            ("1.234567s") within TIME_TOL s (a loaded machine
+                            delays packets), tick counts exact
 
 Commands run with bash from the top of the tree, in file order, with BUILD_DIR
 set and "build/" rewritten to BUILD_DIR and "/tmp/" to TMPDIR. Prints one
@@ -33,9 +34,8 @@ import subprocess
 import sys
 import time
 
-TIME_TOL = 0.3
-LATE_MAX_US = 200000
-REARM_TOL = 30
+TIME_TOL = 2.0
+LATE_MAX_US = 5000000
 CMD_TIMEOUT = 120
 
 MARK = re.compile(r"^\.\. test: (run|output)(.*)$")
@@ -123,11 +123,10 @@ TOKEN = re.compile(r"(\d+\.\d+)s|(\d+) us after|(\d+) ticks \((\d+) ms\)")
 
 
 def cmp_trace_line(w, g):
-    """Same words; times, lateness and re-arm ticks within tolerances."""
+    """Same words and tick counts; times and lateness within tolerances."""
     ws, gs = TOKEN.split(w), TOKEN.split(g)
     if len(ws) != len(gs):
         return "different shape"
-    rearm = " re-arm " in w
     for i in range(0, len(ws), 5):
         if ws[i].split() != gs[i].split():
             return "'%s' != '%s'" % (ws[i].strip(), gs[i].strip())
@@ -143,16 +142,30 @@ def cmp_trace_line(w, g):
         if wk is not None:
             if gk is None:
                 return "ticks missing"
-            tol = REARM_TOL if rearm else 0
-            if abs(int(wk) - int(gk)) > tol:
+            if int(wk) != int(gk):
                 return "%s ticks vs %s ticks" % (wk, gk)
     return ""
 
 
+def trace_kind(line):
+    return line.split()[6] if len(line.split()) > 6 else ""
+
+
 def cmp_trace(want, got):
+    """The lines of every event but expiries and re-arms, in order: how
+    often a timer expires and is re-armed depends on timing (a stalled
+    machine can add a round); the docs test checks their arithmetic on the
+    run's own trace instead. The flow must end at an expiry."""
     got = [g for g in got if g.startswith("trace ")]
+    if any(trace_kind(a) == "end" and trace_kind(b) != "expire"
+           for b, a in zip(got, got[1:])):
+        return "the flow did not end at an expiry"
+    timed = ("expire", "re-arm")
+    want = [w for w in want if trace_kind(w) not in timed]
+    got = [g for g in got if trace_kind(g) not in timed]
     if len(want) != len(got):
-        return "%d trace lines shown, %d printed" % (len(want), len(got))
+        return "%d trace lines shown, %d printed (expire and re-arm " \
+            "lines left out)" % (len(want), len(got))
     for w, g in zip(want, got):
         why = cmp_trace_line(w, g)
         if why:
