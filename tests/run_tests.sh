@@ -11,11 +11,11 @@
 # suites (every BUILD_DIR/tests/test_* binary other than the DPDK ones, run
 # without arguments), then the DPDK suites, each with its own --file-prefix
 # (so that concurrent runs never share a DPDK runtime directory), then every
-# executable tests/pipeline/*.sh with BUILD_DIR as $1, then the benchmark's
+# tests/pipeline/*.sh (but lib.sh) with BUILD_DIR as $1, then the benchmark's
 # quick mode (tests/bench/smoke.sh). A suite that crashes, times out or
-# prints no RESULT line counts as
-# one more failure. The last line is "N passed, N failed"; the exit status is
-# 0 iff nothing failed.
+# prints no RESULT line counts as one more failure, and so does a
+# tests/pipeline/*.sh without its execute bit. The last line is "N passed,
+# N failed"; the exit status is 0 iff nothing failed.
 #
 # EAL layout (2 CPUs): lcore 0 = main, lcore 1 = the service lcore (event_sw
 # scheduler and adapter services), lcore 2 = a worker sharing CPU 0.
@@ -151,10 +151,19 @@ if selected secondary; then
 	fi
 fi
 
+# Every tests/pipeline/*.sh but lib.sh (sourced by the others) is a suite:
+# one that cannot be executed (no execute bit) counts as a failure, named,
+# rather than silently not running.
 for script in "$srcdir"/pipeline/*.sh; do
-	[ -x "$script" ] || continue
+	[ "$(basename "$script")" = lib.sh ] && continue
 	name=pipeline_$(basename "$script" .sh)
 	selected "$name" || selected pipeline || continue
+	if [ ! -x "$script" ]; then
+		echo "=== $name: $script is not executable (chmod +x it)"
+		summary+=("$name: $script not executable -> 1 failure")
+		total_fail=$((total_fail + 1))
+		continue
+	fi
 	run_suite "$name" 300 "$script" "$build"
 done
 

@@ -27,64 +27,69 @@ printf '[timers]\ntimer-adapter = hardware\n' >"$CFG/enum.ini"
 printf '[lcores]\nrx-lcores = 1-0\n' >"$CFG/lcores.ini"
 printf '[debug]\nfault-worker-delay-us = 1000001\n' >"$CFG/debug.ini"
 
-# Rejected before EAL starts: "NAME|app arguments" (after --).
+# Rejected before EAL starts: "NAME|NAMED|app arguments" (after --). The
+# one error line must hold NAMED (a fixed string): the offending option as
+# the user can find it in --help, or the config file's section and key (a
+# config case must also name its file).
 PRE_EAL=(
-	"unknown_option|--no-such-option"
-	"unknown_short_option|-x"
-	"abbreviated_option|--tmo-ud 5"
-	"missing_value|--flows"
-	"positional_argument|stray"
-	"not_a_number|--flows many"
-	"negative_number|--flows -5"
-	"trailing_garbage|--burst 32x"
-	"flows_too_small|--flows 1"
-	"burst_zero|--burst 0"
-	"burst_too_big|--burst 1000"
-	"stats_period_too_long|-T 100000"
-	"rx_threshold_too_low|--rx-threshold-pct 5"
-	"bad_duration_unit|--tmo-udp 5x"
-	"zero_timeout|--tmo-udp 0"
-	"timeout_below_tick|--timer-tick 1s --tmo-udp 500ms"
-	"tick_too_long|--timer-tick 2s"
-	"timers_not_a_number|--timers lots"
-	"timers_too_many|--timers 100000000"
-	"worker_delay_too_long|--fault-worker-delay-us 200000"
-	"worker_delay_negative|--fault-worker-delay-us -1"
-	"bad_adapter|--timer-adapter hardware"
-	"bad_refresh|--refresh sometimes"
-	"bad_sched|--eventq-sched atomically"
-	"bad_fwd_mode|--fwd-mode bounce"
-	"bad_log_format|--flow-log-format xml"
-	"bad_malformed_policy|--malformed ignore"
-	"bad_table_full_policy|--table-full grow"
-	"trace_flow_bad_address|--trace-flow 10.0.0.300"
-	"trace_flow_port_zero|--trace-flow 10.0.0.1:0"
-	"trace_flow_any_without_port|--trace-flow any"
-	"trace_flow_open_bracket|--trace-flow [2001:db8::1:53"
-	"stats_json_without_period|--stats-json /tmp/tp_never.json -T 0"
-	"zero_portmask|-p 0"
-	"bad_portmask|-p 0xzz"
-	"reversed_lcore_range|--rx-lcores 3-1"
-	"lcore_list_letters|--worker-lcores a,b"
-	"lcore_list_empty_item|--worker-lcores 0,,1"
-	"lcore_too_big|--rx-lcores 99999"
-	"missing_config_file|--config $CFG/none.ini"
-	"config_unknown_section|--config $CFG/section.ini"
-	"config_unknown_key|--config $CFG/key.ini"
-	"config_out_of_range|--config $CFG/range.ini"
-	"config_bad_value|--config $CFG/value.ini"
-	"config_bad_bool|--config $CFG/bool.ini"
-	"config_syntax_error|--config $CFG/syntax.ini"
-	"config_eal_unknown_key|--config $CFG/eal.ini"
-	"config_key_outside_section|--config $CFG/nosection.ini"
-	"config_bad_enum|--config $CFG/enum.ini"
-	"config_bad_lcores|--config $CFG/lcores.ini"
-	"config_debug_out_of_range|--config $CFG/debug.ini"
+	"unknown_option|'--no-such-option'|--no-such-option"
+	"unknown_short_option|'-x'|-x"
+	"abbreviated_option|'--tmo-ud'|--tmo-ud 5"
+	"missing_value|'--flows'|--flows"
+	"positional_argument|'stray'|stray"
+	"not_a_number|'--flows'|--flows many"
+	"negative_number|'--flows'|--flows -5"
+	"trailing_garbage|'--burst'|--burst 32x"
+	"flows_too_small|'--flows'|--flows 1"
+	"burst_zero|'--burst'|--burst 0"
+	"burst_too_big|'--burst'|--burst 1000"
+	"stats_period_too_long|'--stats-period'|-T 100000"
+	"rx_threshold_too_low|'--rx-threshold-pct'|--rx-threshold-pct 5"
+	"bad_duration_unit|'--tmo-udp'|--tmo-udp 5x"
+	"zero_timeout|'--tmo-udp'|--tmo-udp 0"
+	"timeout_below_tick|'--tmo-udp' is shorter than --timer-tick|--timer-tick 1s --tmo-udp 500ms"
+	"tick_too_long|'--timer-tick'|--timer-tick 2s"
+	"timers_not_a_number|'--timers'|--timers lots"
+	"timers_too_many|'--timers'|--timers 100000000"
+	"worker_delay_too_long|'--fault-worker-delay-us'|--fault-worker-delay-us 200000"
+	"worker_delay_negative|'--fault-worker-delay-us'|--fault-worker-delay-us -1"
+	"bad_adapter|'--timer-adapter'|--timer-adapter hardware"
+	"bad_refresh|'--refresh'|--refresh sometimes"
+	"bad_sched|'--eventq-sched'|--eventq-sched atomically"
+	"bad_fwd_mode|'--fwd-mode'|--fwd-mode bounce"
+	"bad_log_format|'--flow-log-format'|--flow-log-format xml"
+	"bad_malformed_policy|'--malformed'|--malformed ignore"
+	"bad_table_full_policy|'--table-full'|--table-full grow"
+	"trace_flow_bad_address|'--trace-flow'|--trace-flow 10.0.0.300"
+	"trace_flow_port_zero|'--trace-flow'|--trace-flow 10.0.0.1:0"
+	"trace_flow_any_without_port|'--trace-flow'|--trace-flow any"
+	"trace_flow_open_bracket|'--trace-flow'|--trace-flow [2001:db8::1:53"
+	"stats_json_without_period|--stats-json needs a stats period|--stats-json /tmp/tp_never.json -T 0"
+	"zero_portmask|'--portmask'|-p 0"
+	"bad_portmask|'--portmask'|-p 0xzz"
+	"reversed_lcore_range|'--rx-lcores'|--rx-lcores 3-1"
+	"lcore_list_letters|'--worker-lcores'|--worker-lcores a,b"
+	"lcore_list_empty_item|'--worker-lcores'|--worker-lcores 0,,1"
+	"lcore_too_big|'--rx-lcores'|--rx-lcores 99999"
+	"missing_config_file|none.ini'|--config $CFG/none.ini"
+	"config_unknown_section|unknown section [bogus]|--config $CFG/section.ini"
+	"config_unknown_key|[timeouts] unknown key 'tmo-udpp'|--config $CFG/key.ini"
+	"config_out_of_range|[flows] flows:|--config $CFG/range.ini"
+	"config_bad_value|[timeouts] tmo-udp:|--config $CFG/value.ini"
+	"config_bad_bool|[clock] replay-pace:|--config $CFG/bool.ini"
+	"config_syntax_error|syntax.ini:2:|--config $CFG/syntax.ini"
+	"config_eal_unknown_key|[eal] unknown key 'lcores'|--config $CFG/eal.ini"
+	"config_key_outside_section|nosection.ini'|--config $CFG/nosection.ini"
+	"config_bad_enum|[timers] timer-adapter:|--config $CFG/enum.ini"
+	"config_bad_lcores|[lcores] rx-lcores:|--config $CFG/lcores.ini"
+	"config_debug_out_of_range|[debug] fault-worker-delay-us:|--config $CFG/debug.ini"
 )
 
 for entry in "${PRE_EAL[@]}"; do
-	name=${entry%%|*}
-	read -r -a args <<<"${entry#*|}"
+	IFS='|' read -r name named rest <<<"$entry"
+	read -r -a args <<<"$rest"
+	cfgfile=
+	[ "${args[0]}" = --config ] && cfgfile=${args[1]}
 	log=$WORK/$name.log
 	timeout -k 2 10 "$TP_BIN" -- "${args[@]}" >"$log" 2>&1
 	rc=$?
@@ -93,6 +98,10 @@ for entry in "${PRE_EAL[@]}"; do
 		tp_fail "bad_cmdline.$name" "exit status $rc, want 2" "$log"
 	elif [ "$lines" -ne 1 ] || ! grep -q 'error: .*see --help' "$log"; then
 		tp_fail "bad_cmdline.$name" "want one error line" "$log"
+	elif ! grep -qF -- "$named" "$log"; then
+		tp_fail "bad_cmdline.$name" "the error does not name $named" "$log"
+	elif [ -n "$cfgfile" ] && ! grep -qF -- "$cfgfile" "$log"; then
+		tp_fail "bad_cmdline.$name" "the error does not name the file $cfgfile" "$log"
 	elif grep -q '^EAL:' "$log"; then
 		tp_fail "bad_cmdline.$name" "EAL started" "$log"
 	else
@@ -100,21 +109,26 @@ for entry in "${PRE_EAL[@]}"; do
 	fi
 done
 
-# Rejected after EAL init, before any device starts: "NAME|EAL|app".
+# Rejected after EAL init, before any device starts: "NAME|NAMED|EAL|app".
+# The error line (the one pointing to --help) must hold NAMED: the option
+# to fix. EAL does not say which of its options it refused, so
+# bad_eal_option can only name the EAL options as the place to look.
 POST_EAL=(
-	"rx_lcore_not_enabled|-l 0-1 -s 0x2 --vdev=event_sw0 --vdev=net_null0|--rx-lcores 5"
-	"worker_is_service_lcore|-l 0-1 -s 0x2 --vdev=event_sw0 --vdev=net_null0|--worker-lcores 1"
-	"no_service_lcore|-l 0-1 --vdev=event_sw0 --vdev=net_null0|"
-	"ordered_on_dsw|-l 0-1 -s 0x2 --vdev=event_dsw0 --vdev=net_null0|--eventq-sched ordered"
-	"no_event_device|-l 0-1 -s 0x2 --vdev=net_null0|"
-	"no_port|-l 0-1 -s 0x2 --vdev=event_sw0|"
-	"portmask_missing_port|-l 0-1 -s 0x2 --vdev=event_sw0 --vdev=net_null0|-p 0x6"
-	"bad_eal_option|--no-such-eal-option|"
+	"rx_lcore_not_enabled|--rx-lcores: lcore 5|-l 0-1 -s 0x2 --vdev=event_sw0 --vdev=net_null0|--rx-lcores 5"
+	"worker_is_service_lcore|--worker-lcores: lcore 1|-l 0-1 -s 0x2 --vdev=event_sw0 --vdev=net_null0|--worker-lcores 1"
+	"no_service_lcore|-s <hex mask>|-l 0-1 --vdev=event_sw0 --vdev=net_null0|"
+	"ordered_on_dsw|--eventq-sched|-l 0-1 -s 0x2 --vdev=event_dsw0 --vdev=net_null0|--eventq-sched ordered"
+	"no_event_device|--vdev=event_sw0|-l 0-1 -s 0x2 --vdev=net_null0|"
+	"no_port|port mask|-l 0-1 -s 0x2 --vdev=event_sw0|"
+	"portmask_missing_port|fix -p|-l 0-1 -s 0x2 --vdev=event_sw0 --vdev=net_null0|-p 0x6"
+	"bad_eal_option|EAL options|--no-such-eal-option|"
 )
 
 for entry in "${POST_EAL[@]}"; do
 	name=${entry%%|*}
 	rest=${entry#*|}
+	named=${rest%%|*}
+	rest=${rest#*|}
 	read -r -a eal <<<"${rest%%|*}"
 	read -r -a app <<<"${rest#*|}"
 	tp_eal
@@ -126,6 +140,8 @@ for entry in "${POST_EAL[@]}"; do
 		tp_fail "bad_setup.$name" "exit status $rc, want 2" "$log"
 	elif [ "$(grep -c 'see --help' "$log")" -ne 1 ]; then
 		tp_fail "bad_setup.$name" "want one error naming --help" "$log"
+	elif ! grep 'see --help' "$log" | grep -qF -- "$named"; then
+		tp_fail "bad_setup.$name" "the error does not name $named" "$log"
 	elif grep -q -E '^Lcores|=== timer_pipeline summary' "$log"; then
 		tp_fail "bad_setup.$name" "the pipeline started" "$log"
 	else

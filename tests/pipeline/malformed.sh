@@ -19,15 +19,6 @@ NNONIP=6
 $GEN -o "$IN" --seed 13 --flows 40 --malformed $NMAL --non-ip $NNONIP \
 	--expect "$EXP" "${TMO_ARGS[@]}" 2>/dev/null
 
-# balance LOG: rx == forwarded + dropped (all reasons).
-balance() {
-	local rx fwd drop
-	rx=$(tp_stat "$1" rx 1)
-	fwd=$(tp_stat "$1" tx 1)
-	drop=$(tp_stat "$1" tx 2)
-	[ -n "$rx" ] && [ "$rx" -eq $((fwd + drop)) ]
-}
-
 for policy in drop forward; do
 	name=malformed_$policy
 	log=$WORK/$name.log
@@ -36,17 +27,16 @@ for policy in drop forward; do
 	rc=$?
 	minus=$NMAL
 	[ $policy = forward ] && minus=0
-	counted=$(tp_named "$log" rx malformed)
-	dropped=$(tp_named "$log" tx malformed)
-	nonip=$(tp_named "$log" rx non-ip)
+	read -r counted dropped nonip <<<"$(tp_nums "$log" rx_malformed \
+		drop_malformed rx_non_ip)"
 	if ! tp_clean_exit $rc "$log"; then
 		tp_fail $name "exit status $rc or exactly-once check failed" "$log"
-	elif [ "$counted" != $NMAL ] || [ "$dropped" != "$minus" ] ||
-	     [ "$nonip" != $NNONIP ]; then
-		tp_fail $name "malformed $counted (want $NMAL), dropped \
-$dropped (want $minus), non-ip $nonip (want $NNONIP)" "$log"
-	elif ! balance "$log"; then
-		tp_fail $name "rx != forwarded + dropped" "$log"
+	elif ! tp_expect_eq "malformed packets counted" "$counted" $NMAL ||
+	     ! tp_expect_eq "malformed packets dropped" "$dropped" "$minus" ||
+	     ! tp_expect_eq "non-IP packets" "$nonip" $NNONIP; then
+		tp_fail $name "$TP_WHY" "$log"
+	elif ! tp_balanced "$log"; then
+		tp_fail $name "$TP_WHY" "$log"
 	elif ! why=$($CHECK pcap-equal "$IN" "$WORK/$name.pcap" --minus $minus)
 	then
 		tp_fail $name "$why"
@@ -71,8 +61,8 @@ for variant in "direct lazy" "rte every-packet"; do
 	rc=$?
 	if ! tp_clean_exit $rc "$log"; then
 		tp_fail $name "exit status $rc or exactly-once check failed" "$log"
-	elif ! balance "$log"; then
-		tp_fail $name "rx != forwarded + dropped" "$log"
+	elif ! tp_balanced "$log"; then
+		tp_fail $name "$TP_WHY" "$log"
 	else
 		tp_pass $name
 	fi

@@ -45,11 +45,12 @@ paced_case idle_gaps_rte "$IN" "$EXP" --timer-adapter rte
 read -r npaced nflows < <(python3 -c "import json
 d = json.load(open('$EXP')); print(len(d['paced']), d['flows'])")
 nwritten=$(wc -l <"$WORK/idle_gaps_direct.json")
-if [ "$npaced" -gt "$nflows" ] && [ "$nwritten" -eq "$npaced" ]; then
+if tp_expect "records the model expects, for $nflows flows" \
+	"$npaced" gt "$nflows" &&
+   tp_expect_eq "records written" "$nwritten" "$npaced"; then
 	tp_pass flows_split_at_gaps
 else
-	tp_fail flows_split_at_gaps "$nflows flows, $npaced expected records, \
-$nwritten written"
+	tp_fail flows_split_at_gaps "$TP_WHY"
 fi
 
 # Active timeout: UDP flows with a packet every 600 ms, idle timeout 1 s,
@@ -59,10 +60,13 @@ $GEN -o "$WORK/long.pcap" --seed 9 --flows 8 --mix udp=1 --pkts 5-9 \
 	"${TMO_ARGS[@]}" --tmo-active 1.5 2>/dev/null
 paced_case active_timeout "$WORK/long.pcap" "$WORK/long.json" --tmo-active 1.5
 nact=$(grep -c '"end_reason":"active_timeout"' "$WORK/active_timeout.json")
-if [ "$nact" -gt 0 ]; then
+if tp_expect "records ended by the active timeout" "$nact" gt 0 &&
+   tp_expect_eq "active_timeout ends counted" \
+	"$(tp_num "$WORK/active_timeout.log" ended_active_timeout)" "$nact"
+then
 	tp_pass active_timeout_seen
 else
-	tp_fail active_timeout_seen "no record ended by the active timeout"
+	tp_fail active_timeout_seen "$TP_WHY"
 fi
 
 # Without --replay-pace the same capture is read at once: one record per

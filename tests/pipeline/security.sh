@@ -32,26 +32,10 @@ $GEN -o "$IN" --seed 41 --flows 20 --expect "$EXP" "${TMO_ARGS[@]}" \
 NIN=$(python3 "$TP_SRC/tests/pipeline/pcap_tool.py" count "$IN")
 SECRET="precious content, not to be overwritten"
 
-# refused NAME FILE WORDS EAL-AND-APP-ARGS...: exit status 2 before EAL
-# starts, one error line naming FILE and saying WORDS (a regex).
+# refused NAME FILE WORDS EAL-AND-APP-ARGS...: tp_refused (lib.sh): exit
+# status 2 before EAL starts, one error line naming FILE and saying WORDS.
 refused() {
-	local name=$1 file=$2 words=$3 log=$WORK/$1.log rc
-	shift 3
-	tp_eal
-	tp_run "$log" 60 "${EAL[@]}" "$@"
-	rc=$?
-	if [ $rc -ne 2 ]; then
-		tp_fail "$name" "exit status $rc, want 2" "$log"
-	elif [ "$(grep -c 'error:' "$log")" -ne 1 ] ||
-	     ! grep 'error:' "$log" | grep -qF "'$file'" ||
-	     ! grep 'error:' "$log" | grep -qE "$words"; then
-		tp_fail "$name" "want one error naming '$file', /$words/" "$log"
-	elif grep -q '^EAL:' "$log"; then
-		tp_fail "$name" "EAL had started" "$log"
-	else
-		return 0
-	fi
-	return 1
+	tp_refused "$@"
 }
 
 # untouched FILE: still holds the secret, and nothing else.
@@ -191,33 +175,15 @@ fi
 
 # --- Telemetry -----------------------------------------------------------
 
-# start LOG EAL-AND-APP-ARGS...: run in the background (as signals.sh);
-# sets PID (timeout's), APP (the pipeline's) and SOCK (its telemetry).
+# start LOG EAL-AND-APP-ARGS...: tp_start --sock (lib.sh) with a 90-s
+# limit; sets PID, APP and SOCK (its telemetry socket).
 start() {
-	local log=$1 i
-	shift
-	SOCK=/var/run/dpdk/${TP_PREFIX}_$TP_RUNS/dpdk_telemetry.v2
-	timeout -k 5 90 "$TP_BIN" "$@" >"$log" 2>&1 &
-	PID=$!
-	TP_PIDS+=("$PID")
-	for i in $(seq 1 150); do
-		APP=$(pgrep -P "$PID" | head -1)
-		if [ -n "$APP" ] && [ -S "$SOCK" ] &&
-		   grep -q '=== timer_pipeline stats' "$log" 2>/dev/null; then
-			TP_PIDS+=("$APP")
-			return 0
-		fi
-		kill -0 "$PID" 2>/dev/null || return 1
-		sleep 0.2
-	done
-	return 1
+	tp_start --sock "$1" 90 "${@:2}"
 }
 
 # stop: SIGINT, wait, set RC.
 stop() {
-	kill -INT "$APP" 2>/dev/null
-	wait "$PID"
-	RC=$?
+	tp_stop INT
 }
 
 # Read-only commands: a finite capture, long timeouts, so once it is read
@@ -291,9 +257,9 @@ status $? ($why)" "$log"
 		stop
 		if [ $ok -ne 0 ]; then
 			tp_fail telemetry_disconnect_storm "$why"
-		elif [ -z "$rx1" ] || [ -z "$rx2" ] || [ "$rx2" -le "$rx1" ]; then
-			tp_fail telemetry_disconnect_storm "not forwarding: rx \
-${rx1:-?} then ${rx2:-?}" "$log"
+		elif ! tp_expect "telemetry rx_pkts one second after $rx1 (still forwarding)" \
+			"$rx2" gt "$rx1"; then
+			tp_fail telemetry_disconnect_storm "$TP_WHY" "$log"
 		elif ! tp_clean_exit $RC "$log"; then
 			tp_fail telemetry_disconnect_storm "exit status $RC" "$log"
 		else
@@ -316,11 +282,11 @@ timeout -k 5 60 "$TP_BIN" "${EAL[@]}" --vdev=event_sw0 \
 rc=${PIPESTATUS[0]}
 want=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["unpaced"]))' "$EXP")
 got=$(wc -l <"$WORK/closed.json" 2>/dev/null)
-if [ "$rc" -eq 0 ] && [ "${got:-0}" -eq "$want" ]; then
+if tp_expect_eq "exit status" "$rc" 0 &&
+   tp_expect_eq "records in the flow log" "$got" "$want"; then
 	tp_pass stdout_closed_no_sigpipe
 else
-	tp_fail stdout_closed_no_sigpipe "exit status $rc, ${got:-no} records \
-of $want" "$log"
+	tp_fail stdout_closed_no_sigpipe "$TP_WHY" "$log"
 fi
 
 tp_result

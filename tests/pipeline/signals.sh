@@ -18,58 +18,44 @@ SUITE=signals
 LOAD=$WORK/load.pcap
 $GEN -o "$LOAD" --seed 21 --flows 300 --malformed 10 --non-ip 3 2>/dev/null
 
-# start LOG EAL-AND-APP-ARGS...: run in the background under timeout; sets
-# PID (timeout's) and APP (the pipeline's, which we signal directly).
-# Waits for the first stats screen, i.e. for the pipeline to be running.
+# start LOG EAL-AND-APP-ARGS...: tp_start (lib.sh) with a 60-s limit: in
+# the background, waits for the first stats screen; sets PID and APP.
 start() {
-	local log=$1 i
-	shift
-	timeout -k 5 60 "$TP_BIN" "$@" >"$log" 2>&1 &
-	PID=$!
-	TP_PIDS+=("$PID")
-	for i in $(seq 1 150); do
-		APP=$(pgrep -P "$PID" | head -1)
-		if [ -n "$APP" ] &&
-		   grep -q '=== timer_pipeline stats' "$log" 2>/dev/null; then
-			TP_PIDS+=("$APP")
-			return 0
-		fi
-		kill -0 "$PID" 2>/dev/null || return 1
-		sleep 0.2
-	done
-	return 1
+	tp_start "$1" 60 "${@:2}"
 }
 
 # Longest time from a signal to the end of the process.
 EXIT_MAX_MS=2000
 
-# stop SIGNAL: signal the pipeline, wait for it, set RC and EXIT_MS (the
-# time from the signal to the end of the process).
+# stop SIGNAL: tp_stop (signal, wait; sets RC and EXIT_MS), and say how
+# long it took.
 stop() {
-	local t0 t1
-	t0=$(date +%s%N)
-	kill -s "$1" "$APP" 2>/dev/null
-	wait "$PID"
-	RC=$?
-	t1=$(date +%s%N)
-	EXIT_MS=$(((t1 - t0) / 1000000))
+	tp_stop "$1"
 	echo "    signal to exit: $EXIT_MS ms"
 }
 
 # in_time: the last stop took at most EXIT_MAX_MS.
 in_time() {
-	[ "$EXIT_MS" -le "$EXIT_MAX_MS" ]
+	tp_expect "ms from the signal to the exit" "$EXIT_MS" le "$EXIT_MAX_MS"
 }
 
 # flushed LOG JSON: every flow created was ended by the flush (forced_end)
-# or earlier, and written once.
+# or earlier, and written once (TP_WHY says which part failed).
 flushed() {
-	local created forced lines
-	created=$(tp_named "$1" flows created)
-	forced=$(tp_named "$1" flows forced_end)
-	lines=$(wc -l <"$2")
-	[ -n "$created" ] && [ "$created" -gt 0 ] && [ "${forced:-0}" -gt 0 ] &&
-		[ "$lines" -eq "$created" ]
+	local created forced
+	read -r created forced <<<"$(tp_nums "$1" flows_created \
+		ended_forced_end)"
+	tp_expect "flows created" "$created" gt 0 &&
+		tp_expect "flows ended by the flush" "$forced" gt 0 &&
+		tp_expect_eq "records of $created flows" "$(wc -l <"$2")" \
+			"$created"
+}
+
+# exited LOG: status 0 and the exactly-once check passed (TP_WHY if not).
+exited() {
+	tp_clean_exit "$RC" "$1" && return 0
+	TP_WHY="exit $RC after $EXIT_MS ms, or the exactly-once check failed"
+	return 1
 }
 
 # 1. SIGINT under load: net_pcap replaying a capture forever.
@@ -91,11 +77,11 @@ else
 		tp_fail telemetry_commands "no answer: $tel"
 	fi
 	stop INT
-	if tp_clean_exit $RC "$log" && flushed "$log" "$WORK/sigint.json" &&
-	   in_time; then
+	if exited "$log" && flushed "$log" "$WORK/sigint.json" && in_time
+	then
 		tp_pass sigint_under_load
 	else
-		tp_fail sigint_under_load "exit $RC after $EXIT_MS ms, flows not all flushed" "$log"
+		tp_fail sigint_under_load "$TP_WHY" "$log"
 	fi
 fi
 
@@ -113,12 +99,13 @@ if ! start "$log" "${EAL[@]}" --vdev=event_sw0 \
 else
 	sleep 1
 	stop TERM
-	if tp_clean_exit $RC "$log" && in_time &&
-	   [ "$(wc -l <"$WORK/sigterm.json")" -eq \
-	     "$(tp_named "$log" flows created)" ]; then
+	if exited "$log" && in_time &&
+	   tp_expect_eq "records of all flows created" \
+		"$(wc -l <"$WORK/sigterm.json")" \
+		"$(tp_num "$log" flows_created)"; then
 		tp_pass sigterm_every_packet
 	else
-		tp_fail sigterm_every_packet "exit $RC after $EXIT_MS ms or check failed" "$log"
+		tp_fail sigterm_every_packet "$TP_WHY" "$log"
 	fi
 fi
 
@@ -130,13 +117,12 @@ if ! start "$log" "${EAL[@]}" --vdev=event_sw0 --vdev=net_null0 -- -T 1 \
 	tp_fail sigint_net_null "did not start" "$log"
 else
 	stop INT
-	rx=$(tp_stat "$log" rx 1)
-	inuse=$(tp_named "$log" mbufs in_use)
-	if tp_clean_exit $RC "$log" && [ "${rx:-0}" -gt 0 ] && in_time &&
-	   [ "${inuse:-x}" = 0 ]; then
+	read -r rx inuse <<<"$(tp_nums "$log" rx_pkts mbufs_in_use)"
+	if exited "$log" && tp_expect "rx" "$rx" gt 0 && in_time &&
+	   tp_expect_eq "mbufs in use at exit" "$inuse" 0; then
 		tp_pass sigint_net_null
 	else
-		tp_fail sigint_net_null "exit $RC after $EXIT_MS ms, rx ${rx:-none}, mbufs in use ${inuse:-none}" "$log"
+		tp_fail sigint_net_null "$TP_WHY" "$log"
 	fi
 fi
 
@@ -156,12 +142,12 @@ if ! start "$log" -l 0-1 -s 0x2 --no-huge -m 1024 --no-pci \
 else
 	sleep 1
 	stop INT
-	forced=$(tp_named "$log" flows forced_end)
-	if tp_clean_exit $RC "$log" && flushed "$log" "$WORK/large.json" &&
-	   [ "${forced:-0}" -ge 10000 ] && in_time; then
+	if exited "$log" && flushed "$log" "$WORK/large.json" &&
+	   tp_expect "flows ended by the flush" \
+		"$(tp_num "$log" ended_forced_end)" ge 10000 && in_time; then
 		tp_pass sigint_large_table
 	else
-		tp_fail sigint_large_table "exit $RC after $EXIT_MS ms, ${forced:-0} flows flushed" "$log"
+		tp_fail sigint_large_table "$TP_WHY" "$log"
 	fi
 fi
 
@@ -177,12 +163,12 @@ if ! start "$log" "${EAL[@]}" --vdev=event_sw0 \
 	tp_fail sigterm_slow_workers "did not start" "$log"
 else
 	stop TERM
-	retries=$(tp_named "$log" events enqueue_retries)
-	if tp_clean_exit $RC "$log" && flushed "$log" "$WORK/slow.json" &&
-	   [ "${retries:-0}" -gt 0 ] && in_time; then
+	if exited "$log" && flushed "$log" "$WORK/slow.json" &&
+	   tp_expect "enqueue retries" "$(tp_num "$log" enqueue_retries)" \
+		gt 0 && in_time; then
 		tp_pass sigterm_slow_workers
 	else
-		tp_fail sigterm_slow_workers "exit $RC after $EXIT_MS ms, enqueue retries ${retries:-none}" "$log"
+		tp_fail sigterm_slow_workers "$TP_WHY" "$log"
 	fi
 fi
 
@@ -201,11 +187,13 @@ else
 	sleep 0.1
 	stop INT
 	t1=$(date +%s)
-	if [ "$RC" -eq 1 ] && grep -q 'second signal' "$log" &&
-	   [ $((t1 - t0)) -le 10 ]; then
+	TP_WHY=
+	if tp_expect_eq "exit status" "$RC" 1 &&
+	   grep -q 'second signal' "$log" &&
+	   tp_expect "s to stop" $((t1 - t0)) le 10; then
 		tp_pass second_signal
 	else
-		tp_fail second_signal "exit $RC after $((t1 - t0)) s" "$log"
+		tp_fail second_signal "exit $RC after $((t1 - t0)) s: ${TP_WHY:-no 'second signal' message}" "$log"
 	fi
 fi
 
