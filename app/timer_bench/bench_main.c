@@ -419,6 +419,30 @@ bench_parse_adapters(struct bench_opts *o, const char *list)
 	return o->nb_adapters == 0 ? -1 : 0;
 }
 
+/* Test sizes, full and --quick (the whole run under two minutes). */
+static void
+bench_opts_sizes(struct bench_opts *o)
+{
+	static const struct {
+		uint64_t arm_n[3];
+		unsigned int nb_arm_n;
+		uint64_t expiry_timers, expiry_window_ms;
+		uint64_t lateness_timers, pc_timers;
+	} sizes[2] = {
+		{ { 1000, 100000, 1000000 }, 3, 1000000, 500, 100000, 1000000 },
+		{ { 1000, 100000, 0 }, 2, 200000, 100, 20000, 100000 },
+	};
+	const unsigned int q = o->quick ? 1 : 0;
+
+	memcpy(o->arm_n, sizes[q].arm_n, sizeof(sizes[q].arm_n));
+	o->nb_arm_n = sizes[q].nb_arm_n;
+	o->expiry_timers = sizes[q].expiry_timers;
+	o->expiry_window_ms = sizes[q].expiry_window_ms;
+	o->lateness_timers = sizes[q].lateness_timers;
+	o->pc_timers = sizes[q].pc_timers;
+	o->slow_consumer_ns = 2000;
+}
+
 static int
 bench_parse_args(struct bench_opts *o, int argc, char **argv)
 {
@@ -470,25 +494,7 @@ bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		printf("unexpected argument '%s'\n", argv[optind]);
 		return -1;
 	}
-	if (o->quick) {
-		o->arm_n[0] = 1000;
-		o->arm_n[1] = 100000;
-		o->nb_arm_n = 2;
-		o->expiry_timers = 200000;
-		o->expiry_window_ms = 100;
-		o->lateness_timers = 20000;
-		o->pc_timers = 100000;
-	} else {
-		o->arm_n[0] = 1000;
-		o->arm_n[1] = 100000;
-		o->arm_n[2] = 1000000;
-		o->nb_arm_n = 3;
-		o->expiry_timers = 1000000;
-		o->expiry_window_ms = 500;
-		o->lateness_timers = 100000;
-		o->pc_timers = 1000000;
-	}
-	o->slow_consumer_ns = 2000;
+	bench_opts_sizes(o);
 	return 0;
 }
 
@@ -544,12 +550,54 @@ bench_json_conditions(const struct bench_ctx *ctx, FILE *f)
 		ctx->opts->quick ? "true" : "false", ctx->opts->reps);
 }
 
+/* Each selected test, adapters interleaved inside each repetition. */
+static void
+bench_run_tests(struct bench_ctx *ctx)
+{
+	const struct bench_opts *opts = ctx->opts;
+	unsigned int t, r, a;
+
+	for (t = 0; t < bench_nb_tests; t++) {
+		const struct bench_test *bt = &bench_tests[t];
+
+		if (!bench_test_selected(opts, bt->name))
+			continue;
+		printf("\n== %s: %s\n", bt->name, bt->desc);
+		fflush(stdout);
+		for (r = 0; r < opts->reps; r++)
+			for (a = 0; a < opts->nb_adapters; a++)
+				if (bt->run(ctx, opts->adapters[a], r) < 0)
+					printf("%s/%s rep %u failed\n", bt->name,
+					       opts->adapters[a]->name, r);
+		bt->report(ctx);
+		fflush(stdout);
+	}
+}
+
+/* Every figure and the conditions they were measured in. */
+static void
+bench_json_write(struct bench_ctx *ctx, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL) {
+		printf("cannot write %s\n", path);
+		return;
+	}
+	fprintf(f, "{\n");
+	bench_json_conditions(ctx, f);
+	bench_results_json(ctx, f);
+	fprintf(f, "}\n");
+	fclose(f);
+	printf("\nwrote %s\n", path);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct bench_opts opts;
 	struct bench_ctx ctx = { 0 };
-	unsigned int lcore, t, r, a;
+	unsigned int lcore;
 	uint32_t slist[RTE_MAX_LCORE];
 	int ret;
 
@@ -566,14 +614,14 @@ main(int argc, char **argv)
 	ctx.opts = &opts;
 	ctx.hz = rte_get_timer_hz();
 	ctx.rng = 0x2545f4914f6cdd1dULL;
-	if (bench_results_init(&ctx) < 0)
-		rte_exit(1, "cannot allocate the result store\n");
 	if (rte_service_lcore_list(slist, RTE_DIM(slist)) < 1) {
 		printf("timer_bench needs one service lcore (EAL -s/-S), "
 		       "e.g. -l 0-1 -s 0x2\n");
 		rte_eal_cleanup();
 		return 2;
 	}
+	if (bench_results_init(&ctx) < 0)
+		rte_exit(1, "cannot allocate the result store\n");
 	ctx.service_lcore = slist[0];
 	ctx.worker_lcores[ctx.nb_workers++] = rte_get_main_lcore();
 	RTE_LCORE_FOREACH_WORKER(lcore)
@@ -588,36 +636,9 @@ main(int argc, char **argv)
 	       opts.quick ? "quick" : "full", opts.reps, ctx.hz / 1e9,
 	       rte_eal_has_hugepages() ? "hugepages" : "4K pages",
 	       ctx.service_lcore, ctx.nb_workers);
-	for (t = 0; t < bench_nb_tests; t++) {
-		const struct bench_test *bt = &bench_tests[t];
-
-		if (!bench_test_selected(&opts, bt->name))
-			continue;
-		printf("\n== %s: %s\n", bt->name, bt->desc);
-		fflush(stdout);
-		/* Interleave adapters inside each repetition. */
-		for (r = 0; r < opts.reps; r++)
-			for (a = 0; a < opts.nb_adapters; a++)
-				if (bt->run(&ctx, opts.adapters[a], r) < 0)
-					printf("%s/%s rep %u failed\n", bt->name,
-					       opts.adapters[a]->name, r);
-		bt->report(&ctx);
-		fflush(stdout);
-	}
-	if (opts.json_path != NULL) {
-		FILE *f = fopen(opts.json_path, "w");
-
-		if (f == NULL) {
-			printf("cannot write %s\n", opts.json_path);
-		} else {
-			fprintf(f, "{\n");
-			bench_json_conditions(&ctx, f);
-			bench_results_json(&ctx, f);
-			fprintf(f, "}\n");
-			fclose(f);
-			printf("\nwrote %s\n", opts.json_path);
-		}
-	}
+	bench_run_tests(&ctx);
+	if (opts.json_path != NULL)
+		bench_json_write(&ctx, opts.json_path);
 	rte_event_dev_stop(ctx.dev_id);
 	rte_event_dev_close(ctx.dev_id);
 	bench_results_free(&ctx);
