@@ -16,7 +16,8 @@
 # after "--" go to the pipeline and override these (e.g. -- --tmo-udp 30s,
 # or -- --no-replay-pace to read a long capture as fast as possible).
 #
-# Output in DIR (default build/capture/NAME, NAME = the capture's file name):
+# Output in DIR (default build/capture/NAME, NAME = the capture's file name
+# without its extension):
 # flows.json (one JSON record per flow), out.pcap (the forwarded frames),
 # stats.json (--stats-json, one line per second), pipeline.log.
 # Environment: BUILD_DIR (default build), TP_RUN_TIMEOUT (seconds, default
@@ -24,7 +25,7 @@
 set -euo pipefail
 
 usage() {
-	sed -n '5,23p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '5,24p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
