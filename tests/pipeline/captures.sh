@@ -32,57 +32,33 @@ run_vdev() {
 }
 
 # refused NAME FILE WORDS VDEV-ARGS [APP-ARGS...]: exit status 2 before EAL
-# starts, with one error line that names FILE and holds WORDS (a regex).
+# starts, with one error line that names FILE and holds WORDS (a regex),
+# and no output capture.
 refused() {
-	local name=$1 file=$2 words=$3 vdev=$4 log=$WORK/$1.log rc errs
+	local name=$1 file=$2 words=$3 vdev=$4
 	shift 4
-	run_vdev "$log" "$vdev,tx_pcap=$WORK/$name.out.pcap" "$@"
-	rc=$?
-	errs=$(grep -c 'error:' "$log")
-	if [ $rc -ne 2 ]; then
-		tp_fail "$name" "exit status $rc, want 2" "$log"
-	elif [ "$errs" -ne 1 ] || ! grep 'error:' "$log" | grep -qF "'$file'"
-	then
-		tp_fail "$name" "want one error line naming '$file'" "$log"
-	elif ! grep 'error:' "$log" | grep -qE "$words"; then
-		tp_fail "$name" "the message does not say /$words/" "$log"
-	elif grep -q '^EAL:' "$log" || [ -e "$WORK/$name.out.pcap" ] ||
-	     [ -e "/var/run/dpdk/${TP_PREFIX}_$TP_RUNS" ]; then
-		tp_fail "$name" "EAL or net_pcap had started" "$log"
+	tp_refused "$name" "$file" "$words" --vdev=event_sw0 \
+		"--vdev=net_pcap0,$vdev,tx_pcap=$WORK/$name.out.pcap" -- \
+		"${TMO_ARGS[@]}" -T 0 --idle-sleep-us 50 --flows 4096 "$@" ||
+		return
+	if [ -e "$WORK/$name.out.pcap" ]; then
+		tp_fail "$name" "net_pcap had started: the output exists"
 	else
 		tp_pass "$name"
 	fi
 }
 
-# balanced LOG: rx == forwarded + dropped, and the drops add up by reason.
-balanced() {
-	local rx fwd drop sum=0 r v
-	rx=$(tp_stat "$1" rx 1)
-	fwd=$(tp_stat "$1" tx 1)
-	drop=$(tp_stat "$1" tx 2)
-	for r in malformed table_full fwd_drop tx_full evdev_full shutdown \
-		 oversize not_ether; do
-		v=$(tp_named "$1" tx $r)
-		[ -n "$v" ] || return 1
-		sum=$((sum + v))
-	done
-	[ -n "$rx" ] && [ -n "$fwd" ] && [ -n "$drop" ] &&
-		[ "$rx" -eq $((fwd + drop)) ] && [ "$drop" -eq "$sum" ]
-}
-
 # ran NAME LOG RC WANT-RX [WARNING-REGEX]: a clean run that received
 # WANT-RX packets, and warned when a regex is given.
 ran() {
-	local name=$1 log=$2 rc=$3 want=$4 warn=${5:-} rx
-	rx=$(tp_stat "$log" rx 1)
+	local name=$1 log=$2 rc=$3 want=$4 warn=${5:-}
 	if ! tp_clean_exit "$rc" "$log"; then
 		tp_fail "$name" "exit status $rc or exactly-once check failed" \
 			"$log"
-	elif ! balanced "$log"; then
-		tp_fail "$name" "rx != forwarded + dropped, or a drop without \
-a reason" "$log"
-	elif [ "${rx:-x}" != "$want" ]; then
-		tp_fail "$name" "rx ${rx:-none}, want $want" "$log"
+	elif ! tp_balanced "$log"; then
+		tp_fail "$name" "$TP_WHY" "$log"
+	elif ! tp_expect_eq "rx" "$(tp_num "$log" rx_pkts)" "$want"; then
+		tp_fail "$name" "$TP_WHY" "$log"
 	elif [ -n "$warn" ] && ! grep 'warning:' "$log" | grep -qE "$warn"
 	then
 		tp_fail "$name" "no warning saying /$warn/" "$log"
@@ -152,11 +128,11 @@ for where in header data; do
 	ran $name "$log" $? 20 "cut short.*in the $where of packet 21" ||
 		continue
 	# The cut record is not a packet: net_pcap counts one RX error.
-	ierr=$(tp_named "$log" ports ierrors)
-	if [ "${ierr:-x}" = 1 ]; then
+	if tp_expect_eq "port ierrors" "$(tp_num "$log" port_ierrors)" 1
+	then
 		tp_pass $name
 	else
-		tp_fail $name "port ierrors ${ierr:-none}, want 1" "$log"
+		tp_fail $name "$TP_WHY" "$log"
 	fi
 done
 
@@ -173,9 +149,9 @@ tp_pcap_run "$log" "$WORK/huge.pcap" "$WORK/$name.out.pcap"
 rc=$?
 unset TMPDIR
 if ran $name "$log" $rc 5 'packet 3 holds 70000 bytes.*oversize'; then
-	if [ "$(tp_named "$log" tx oversize)" != 1 ]; then
-		tp_fail $name "oversize $(tp_named "$log" tx oversize), want 1" \
-			"$log"
+	if ! tp_expect_eq "oversize drops" "$(tp_num "$log" drop_oversize)" 1
+	then
+		tp_fail $name "$TP_WHY" "$log"
 	elif ! why=$($CHECK pcap-equal "$WORK/huge.pcap" \
 		     "$WORK/$name.out.pcap" --minus 1); then
 		tp_fail $name "$why"
@@ -243,8 +219,9 @@ if ran $name "$log" $? 6; then
 	if ! why=$($CHECK records "$WORK/$name.json" "$WORK/seg.json" \
 		   --mode unpaced); then
 		tp_fail $name "$why"
-	elif [ "$(tp_named "$log" rx malformed)" != 0 ]; then
-		tp_fail $name "counted as malformed" "$log"
+	elif ! tp_expect_eq "rx malformed" "$(tp_num "$log" rx_malformed)" 0
+	then
+		tp_fail $name "$TP_WHY" "$log"
 	else
 		tp_pass $name
 	fi

@@ -90,11 +90,14 @@ live() {
 	local name=$1 vdev=$2 ad=$3 i pid app
 	LOG=$WORK/$name.log
 	FLOWS=$WORK/$name.json
+	STATS=$WORK/$name.stats.json
 	tp_eal
-	ip netns exec "$NSP" timeout -k 5 40 "$TP_BIN" "${EAL[@]}" \
-		--vdev=event_sw0 "--vdev=net_pcap0,$vdev" -- "${TMO_ARGS[@]}" \
-		-T 1 --idle-sleep-us 50 --flows 4096 --timer-adapter "$ad" \
-		--flow-log "$FLOWS" >"$LOG" 2>&1 &
+	tp_args "$LOG" "${EAL[@]}" --vdev=event_sw0 "--vdev=net_pcap0,$vdev" \
+		-- "${TMO_ARGS[@]}" -T 1 --stats-json "$STATS" \
+		--idle-sleep-us 50 --flows 4096 --timer-adapter "$ad" \
+		--flow-log "$FLOWS"
+	ip netns exec "$NSP" timeout -k 5 40 "$TP_BIN" "${ARGS[@]}" \
+		>"$LOG" 2>&1 &
 	pid=$!
 	TP_PIDS+=("$pid")
 	RC=1
@@ -110,7 +113,7 @@ live() {
 	send tpa || return
 	# Every flow ends by itself: idle timeouts of 1 s at most.
 	for i in $(seq 1 50); do
-		[ "$(tp_live_ended "$LOG")" = "$(wc -l <"$WORK/live.json.n")" ] &&
+		[ "$(tp_live_ended "$STATS")" = "$(wc -l <"$WORK/live.json.n")" ] &&
 			break
 		sleep 0.2
 	done
@@ -119,11 +122,12 @@ live() {
 	RC=$?
 }
 
-# Flows ended so far, from the last stats screen.
+# Flows ended so far, from the last period of --stats-json STATS.
 tp_live_ended() {
-	awk '$1 == "flows" { for (i = 2; i < NF; i++)
-		if ($i == "ended") { v = $(i + 1); gsub(/[^0-9]/, "", v) } }
-		END { print v + 0 }' "$1"
+	python3 -c 'import json, sys
+lines = open(sys.argv[1]).read().split("\n")
+last = [l for l in lines if l.endswith("}")][-1:]
+print(json.loads(last[0])["flows_ended"] if last else 0)' "$1" 2>/dev/null
 }
 python3 -c 'import json, sys
 for r in json.load(open(sys.argv[1]))["unpaced"]: print(r["proto"])' \
@@ -132,18 +136,15 @@ for r in json.load(open(sys.argv[1]))["unpaced"]: print(r["proto"])' \
 # check NAME: the run's records, accounting and stop.
 check() {
 	local name=$1 rx fwd forced why
-	rx=$(tp_stat "$LOG" rx 1)
-	fwd=$(tp_stat "$LOG" tx 1)
-	forced=$(tp_named "$LOG" flows forced_end)
+	read -r rx fwd forced <<<"$(tp_nums "$LOG" rx_pkts forwarded \
+		ended_forced_end)"
 	if ! tp_clean_exit "$RC" "$LOG"; then
 		tp_fail "$name" "exit status $RC or exactly-once check failed \
 after SIGINT" "$LOG"
-	elif [ "${rx:-x}" != "$NSENT" ] || [ "${fwd:-x}" != "$NSENT" ]; then
-		tp_fail "$name" "rx ${rx:-none}, forwarded ${fwd:-none}: want \
-$NSENT frames sent" "$LOG"
-	elif [ "${forced:-x}" != 0 ]; then
-		tp_fail "$name" "$forced flows ended by the stop, not by their \
-timeouts" "$LOG"
+	elif ! tp_expect_eq "rx (frames sent)" "$rx" "$NSENT" ||
+	     ! tp_expect_eq "forwarded" "$fwd" "$NSENT" ||
+	     ! tp_expect_eq "flows ended by the stop" "$forced" 0; then
+		tp_fail "$name" "$TP_WHY" "$LOG"
 	elif ! why=$($CHECK records "$FLOWS" "$WORK/live.json" \
 		     --mode unpaced); then
 		tp_fail "$name" "$why" "$LOG"
@@ -161,12 +162,11 @@ check iface_direct && tp_pass iface_direct
 # Input and output on two interfaces: every frame leaves on tpc.
 live rx_tx_iface_rte "rx_iface=tpb,tx_iface=tpc" rte
 if check rx_tx_iface_rte; then
-	out=$(tp_named "$LOG" ports opackets)
-	if [ "${out:-x}" = "$NSENT" ]; then
+	if tp_expect_eq "port opackets" "$(tp_num "$LOG" port_opackets)" \
+		"$NSENT"; then
 		tp_pass rx_tx_iface_rte
 	else
-		tp_fail rx_tx_iface_rte "port opackets ${out:-none}, want \
-$NSENT" "$LOG"
+		tp_fail rx_tx_iface_rte "$TP_WHY" "$LOG"
 	fi
 fi
 
