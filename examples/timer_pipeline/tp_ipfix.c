@@ -75,16 +75,23 @@ struct tp_ipfix {
 	uint64_t backoff_ms;
 	uint64_t next_refresh_ms;	/* UDP: next template refresh */
 	uint64_t last_add_ms;		/* first record of the open message */
+	uint64_t first_sent_us;		/* first message with records */
 	struct tp_ipfix_stats st;
 };
 
 static uint64_t
-tp_ipfix_now_ms(void)
+tp_ipfix_now_us(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static uint64_t
+tp_ipfix_now_ms(void)
+{
+	return tp_ipfix_now_us() / 1000;
 }
 
 #define TP_IPFIX_ADD(x, field, n) \
@@ -361,6 +368,14 @@ tp_ipfix_send(struct tp_ipfix *x)
 	TP_IPFIX_ADD(x, messages, 1);
 	TP_IPFIX_ADD(x, bytes, len);
 	TP_IPFIX_ADD(x, records, nrec);
+	if (nrec > 0) {
+		uint64_t now = tp_ipfix_now_us();
+
+		if (x->first_sent_us == 0)
+			x->first_sent_us = now;
+		__atomic_store_n(&x->st.window_us, now - x->first_sent_us,
+				 __ATOMIC_RELAXED);
+	}
 	return true;
 }
 
@@ -675,6 +690,7 @@ tp_ipfix_stats_get(const struct tp_ctx *ctx, struct tp_ipfix_stats *s)
 		s->queue_full;
 	s->reconnects = __atomic_load_n(&x->st.reconnects, __ATOMIC_RELAXED);
 	s->submitted = __atomic_load_n(&x->st.submitted, __ATOMIC_RELAXED);
+	s->window_us = __atomic_load_n(&x->st.window_us, __ATOMIC_RELAXED);
 	return true;
 }
 

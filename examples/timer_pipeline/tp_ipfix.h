@@ -132,6 +132,7 @@ struct tp_ipfix_stats {
 	uint64_t queue_full;	/**< Of those: the ring was full. */
 	uint64_t reconnects;	/**< TCP connections after the first. */
 	uint64_t submitted;	/**< Records handed to the exporter. */
+	uint64_t window_us;	/**< First to last message with records. */
 };
 
 /**

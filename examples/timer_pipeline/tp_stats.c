@@ -211,9 +211,10 @@ tp_stats_print_ipfix(const struct tp_ctx *ctx)
 		return;
 	printf("  ipfix   messages %" PRIu64 " records %" PRIu64 " bytes %"
 	       PRIu64 " templates %" PRIu64 " not_sent %" PRIu64
-	       " (queue_full %" PRIu64 ") reconnects %" PRIu64 "\n",
-	       s.messages, s.records, s.bytes, s.templates, s.not_sent,
-	       s.queue_full, s.reconnects);
+	       " (queue_full %" PRIu64 ") reconnects %" PRIu64
+	       " window_ms %" PRIu64 "\n", s.messages, s.records, s.bytes,
+	       s.templates, s.not_sent, s.queue_full, s.reconnects,
+	       s.window_us / 1000);
 }
 
 /* The stats screen. 8< */

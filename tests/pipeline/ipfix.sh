@@ -243,12 +243,15 @@ timeout -k 5 60 "$TP_BIN" "${EAL[@]}" --vdev=event_sw0 \
 	-- --tmo-udp 30 --tmo-tcp-est 30 --tmo-tcp-syn 30 --tmo-icmp 30 \
 	--tmo-other 30 -T 0 --idle-sleep-us 50 --flows 4096 --replay-pace \
 	--flow-log "$WORK/sig.json" --ipfix "127.0.0.1:$port" \
+	--ipfix-template-refresh 1s \
 	>"$WORK/sig.log" 2>&1 &
 ppid=$!
 TP_PIDS+=("$ppid")
 sleep 2
+# Signal the pipeline itself: timeout would also signal its group (twice).
+app=$(pgrep -P "$ppid" | head -1)
 t0=$(date +%s%N)
-kill -INT "$ppid"
+kill -INT "${app:-$ppid}"
 wait "$ppid"
 rc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
@@ -263,6 +266,14 @@ elif ! why=$($ICHECK nfdump "$WORK/sig.raw" "$WORK/sig.json"); then
 	tp_fail sigint_forced_end "$why"
 else
 	tp_pass sigint_forced_end
+fi
+# UDP template refresh every 1 s over ~2 s: start, >= 1 refresh, exit.
+ntmpl=$(ipfix_summary "$WORK/sig.log" templates)
+if [ "${ntmpl:-0}" -ge 3 ]; then
+	tp_pass udp_template_refresh
+else
+	tp_fail udp_template_refresh "${ntmpl:-0} template sends in 2 s with \
+--ipfix-template-refresh 1s (expected >= 3)" "$WORK/sig.log"
 fi
 
 # 6. Side by side with softflowd -r: same capture, same timeouts, same
