@@ -287,6 +287,20 @@ tp_stats_print(const struct tp_ctx *ctx, bool final)
 }
 /* >8 End of the stats screen. */
 
+static void
+tp_stats_json_ipfix(const struct tp_ctx *ctx, FILE *f)
+{
+	struct tp_ipfix_stats s;
+
+	if (!tp_ipfix_stats_get(ctx, &s))
+		return;
+	fprintf(f, ",\"ipfix_messages\":%" PRIu64 ",\"ipfix_records\":%" PRIu64
+		",\"ipfix_bytes\":%" PRIu64 ",\"ipfix_templates\":%" PRIu64
+		",\"ipfix_not_sent\":%" PRIu64 ",\"ipfix_queue_full\":%" PRIu64
+		",\"ipfix_reconnects\":%" PRIu64, s.messages, s.records,
+		s.bytes, s.templates, s.not_sent, s.queue_full, s.reconnects);
+}
+
 static FILE *
 tp_stats_json_open(const char *path)
 {
@@ -354,6 +368,7 @@ tp_stats_json_write(struct tp_ctx *ctx, bool final)
 	for (i = 0; i < TP_LAT_BUCKETS; i++)
 		fprintf(f, "%s%" PRIu64, i ? "," : "", t.lat_hist[i]);
 	fprintf(f, "]");
+	tp_stats_json_ipfix(ctx, f);
 	fprintf(f, "}\n");
 	fflush(f);
 	if (final) {
@@ -667,6 +682,24 @@ tp_json_end(struct tp_json *w)
 }
 
 /* Every counter of the final summary, under "counters". */
+/* IPFIX export counters (only when --ipfix or --ipfix-file is on). */
+static void
+tp_summary_ipfix(struct tp_json *w, const struct tp_ctx *ctx)
+{
+	struct tp_ipfix_stats s;
+
+	if (!tp_ipfix_stats_get(ctx, &s))
+		return;
+	tp_json_u64(w, "ipfix_messages", s.messages);
+	tp_json_u64(w, "ipfix_exported", s.records);
+	tp_json_u64(w, "ipfix_bytes", s.bytes);
+	tp_json_u64(w, "ipfix_templates", s.templates);
+	tp_json_u64(w, "ipfix_not_sent", s.not_sent);
+	tp_json_u64(w, "ipfix_queue_full", s.queue_full);
+	tp_json_u64(w, "ipfix_reconnects", s.reconnects);
+	tp_json_u64(w, "ipfix_window_us", s.window_us);
+}
+
 static void
 tp_summary_counters(struct tp_json *w, const struct tp_ctx *ctx,
 		    const struct tp_lcore_stats *t)
@@ -722,7 +755,20 @@ tp_summary_counters(struct tp_json *w, const struct tp_ctx *ctx,
 	tp_json_u64(w, "mbufs_in_use", tp_stats_mbufs_in_use(ctx));
 	tp_json_u64(w, "records_written", ctx->rec.written);
 	tp_json_u64(w, "record_ring_waits", ctx->rec.ring_full);
+	tp_summary_ipfix(w, ctx);
 	tp_json_end(w);
+}
+
+/* The check's IPFIX terms: ended == exported + not sent. */
+static void
+tp_summary_check_ipfix(struct tp_json *w, const struct tp_ctx *ctx)
+{
+	struct tp_ipfix_stats s;
+
+	if (!tp_ipfix_stats_get(ctx, &s))
+		return;
+	tp_json_u64(w, "ipfix_exported", s.records);
+	tp_json_u64(w, "ipfix_not_sent", s.not_sent);
 }
 
 /*
@@ -772,6 +818,7 @@ tp_summary_write(const struct tp_ctx *ctx, const struct tp_lcore_stats *t,
 	tp_json_u64(&w, "packets_forwarded", tp_stats_forwarded(t));
 	tp_json_u64(&w, "packets_dropped", tp_stats_drops(t));
 	tp_json_u64(&w, "packets_in_flight", tp_stats_in_flight(t));
+	tp_summary_check_ipfix(&w, ctx);
 	tp_json_end(&w);
 	tp_summary_counters(&w, ctx, t);
 	fputs("}\n", w.f);

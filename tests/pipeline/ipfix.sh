@@ -69,17 +69,23 @@ nfcapd_stop() {
 	nfdump -r "$(ls "$1"/nfcapd.2* | head -1)" -o raw >"$2" 2>&1
 }
 
-# ipfix_summary LOG FIELD: a counter of the summary's ipfix line.
+# ipfix_summary LOG NAME: counter ipfix_NAME of the run's --summary-json.
 ipfix_summary() {
-	tp_named "$1" ipfix "$2"
+	tp_num "$1" "ipfix_$2"
 }
 
-# The exactly-once check's ipfix line holds and the run passed.
+# The run passed its exactly-once check, which has the IPFIX terms, and
+# they add up: flows ended == exported + not sent.
 ipfix_accounted() {
-	local log=$1 rc=$2
+	local log=$1 rc=$2 ended exported notsent
 	tp_clean_exit "$rc" "$log" &&
 		grep -Eq '^  ipfix  ended [0-9]+ == exported [0-9]+ \+ not sent' \
-			"$log"
+			"$log" || return 1
+	read -r ended exported notsent < <(tp_nums "$log" check.flows_ended \
+		check.ipfix_exported check.ipfix_not_sent)
+	tp_numbers ended="$ended" exported="$exported" notsent="$notsent" &&
+		tp_expect "ended == exported + not sent" "$ended" eq \
+			$((exported + notsent))
 }
 
 # udp_case NAME CAPTURE [APP-ARGS...]: export to nfcapd, compare.
@@ -95,7 +101,8 @@ udp_case() {
 	if ! ipfix_accounted "$WORK/$name.log" $rc; then
 		tp_fail "$name" "exit $rc or exactly-once check failed" \
 			"$WORK/$name.log"
-	elif [ "$(ipfix_summary "$WORK/$name.log" not_sent)" != 0 ]; then
+	elif ! tp_expect "not sent on loopback" \
+		"$(ipfix_summary "$WORK/$name.log" not_sent)" eq 0; then
 		tp_fail "$name" "records not sent on loopback" "$WORK/$name.log"
 	elif ! why=$($ICHECK nfdump "$WORK/$name.raw" "$WORK/$name.json"); then
 		tp_fail "$name" "$why"
@@ -187,6 +194,7 @@ timeout -k 5 60 "$TP_BIN" "${EAL[@]}" --vdev=event_sw0 \
 	-- "${TMO_ARGS[@]}" -T 1 --idle-sleep-us 50 --flows 4096 \
 	--stop-when-done --replay-pace --flow-log "$WORK/down.json" \
 	--ipfix "127.0.0.1:$port" --ipfix-transport tcp \
+	--summary-json "$(tp_sum_path "$WORK/down.log")" \
 	>"$WORK/down.log" 2>&1 &
 ppid=$!
 TP_PIDS+=("$ppid")
@@ -207,7 +215,7 @@ sleep 0.3
 kill "$lpid" 2>/dev/null
 wait "$lpid" 2>/dev/null
 ended=$(wc -l <"$WORK/down.json")
-exported=$(ipfix_summary "$WORK/down.log" records)
+exported=$(ipfix_summary "$WORK/down.log" exported)
 notsent=$(ipfix_summary "$WORK/down.log" not_sent)
 reconn=$(ipfix_summary "$WORK/down.log" reconnects)
 got=0
@@ -221,15 +229,17 @@ print(sum('flowEndReason' in d for d in ipfix_check.read_stream('$s')))")
 done
 if ! ipfix_accounted "$WORK/down.log" $rc; then
 	tp_fail collector_down "exit $rc or check failed" "$WORK/down.log"
-elif [ "$((exported + notsent))" != "$ended" ] || [ "$notsent" -eq 0 ] ||
+elif ! tp_numbers exported="$exported" not_sent="$notsent" \
+	reconnects="$reconn" ||
+     [ "$((exported + notsent))" != "$ended" ] || [ "$notsent" -eq 0 ] ||
      [ "$got" -gt "$exported" ] || [ "$got" -eq 0 ] ||
      [ "${reconn:-0}" -lt 1 ]; then
 	tp_fail collector_down "ended $ended, exported $exported, not sent \
 $notsent, received $got, reconnects $reconn" "$WORK/down.log"
-elif [ "$(tp_named "$WORK/down.log" tx dropped)" != "" ] &&
-     [ "$(tp_stat "$WORK/down.log" rx 1)" != \
-       "$(tp_stat "$WORK/down.log" tx 1)" ]; then
-	tp_fail collector_down "packets not all forwarded" "$WORK/down.log"
+elif ! tp_expect "packets forwarded == received" \
+	"$(tp_num "$WORK/down.log" check.packets_forwarded)" eq \
+	"$(tp_num "$WORK/down.log" check.packets_rx)"; then
+	tp_fail collector_down "$TP_WHY" "$WORK/down.log"
 else
 	tp_pass collector_down
 fi
@@ -244,6 +254,7 @@ timeout -k 5 60 "$TP_BIN" "${EAL[@]}" --vdev=event_sw0 \
 	--tmo-other 30 -T 0 --idle-sleep-us 50 --flows 4096 --replay-pace \
 	--flow-log "$WORK/sig.json" --ipfix "127.0.0.1:$port" \
 	--ipfix-template-refresh 1s \
+	--summary-json "$(tp_sum_path "$WORK/sig.log")" \
 	>"$WORK/sig.log" 2>&1 &
 ppid=$!
 TP_PIDS+=("$ppid")
