@@ -162,6 +162,17 @@ if ran $name "$log" $rc 5 'packet 3 holds 70000 bytes.*oversize'; then
 	fi
 fi
 
+# A pcapng cut inside a block: libpcap says so, the packets before run.
+name=pcapng_cut
+log=$WORK/$name.log
+$TOOL pcapng "$GOOD" "$WORK/$name.pcapng"
+head -c $(($(stat -c %s "$WORK/$name.pcapng") - 40)) "$WORK/$name.pcapng" \
+	>"$WORK/${name}_cut.pcapng"
+tp_pcap_run "$log" "$WORK/${name}_cut.pcapng" "$WORK/$name.out.pcap"
+ran $name "$log" $? $((NGOOD - 1)) \
+	"cut short after packet $((NGOOD - 1)) \\(libpcap: truncated" &&
+	tp_pass $name
+
 # Global header only, without --stop-when-done: a warning, then a run.
 log=$WORK/empty_run.log
 run_vdev "$log" "rx_pcap=$WORK/empty.pcap,tx_pcap=$WORK/empty.out.pcap" \

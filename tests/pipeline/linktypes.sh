@@ -83,6 +83,22 @@ for lt in sll sll2 raw ipv4 ipv6 null loop; do
 	done
 done
 
+# NULL written on a big-endian host: the family in the other byte order
+# (read as tcpdump reads it); LOOP's is always network order (above).
+name=null_big_endian_host
+log=$WORK/$name.log
+$TOOL null-swap "$WORK/null.pcap" "$WORK/null_be.pcap"
+tp_pcap_run "$log" "$WORK/null_be.pcap" "$WORK/$name.out.pcap" \
+	--flow-log "$WORK/$name.json"
+if clean $name "$log" $? "$($TOOL count "$WORK/null_be.pcap")"; then
+	if why=$($CHECK records "$WORK/$name.json" "$WORK/null.json" \
+		 --mode unpaced); then
+		tp_pass $name
+	else
+		tp_fail $name "$why" "$log"
+	fi
+fi
+
 # Paced: capture timestamps read through a cooked header too.
 name=sll2_paced
 log=$WORK/$name.log
@@ -161,6 +177,28 @@ packet, got $warns" "$log"
 		tp_pass $name
 	fi
 done
+
+# The oversize drops in telemetry, while the pipeline runs.
+name=big_tcp_telemetry
+log=$WORK/$name.log
+tp_eal
+if ! tp_start --sock "$log" 60 "${EAL[@]}" --vdev=event_sw0 \
+	"--vdev=net_pcap0,rx_pcap=$WORK/big.pcap,tx_pcap=$WORK/$name.out.pcap" \
+	-- "${TMO_ARGS[@]}" -T 1 --idle-sleep-us 50 --flows 4096; then
+	tp_fail $name "the pipeline did not start" "$log"
+else
+	over=$(python3 "$TP_SRC/tests/pipeline/telemetry_client.py" get \
+		"$SOCK" /timer_pipeline/stats | python3 -c 'import json, sys
+print(json.load(sys.stdin)["/timer_pipeline/stats"].get("oversize"))')
+	tp_stop INT
+	if ! tp_expect_eq "telemetry oversize" "$over" 4; then
+		tp_fail $name "$TP_WHY" "$log"
+	elif ! grep -q 'oversize 4' "$log"; then
+		tp_fail $name "the stats screen does not say 'oversize 4'" "$log"
+	else
+		tp_pass $name
+	fi
+fi
 
 # --- pcapng with interfaces of different link types ----------------------------
 

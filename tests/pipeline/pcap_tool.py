@@ -19,6 +19,9 @@
   pcap_tool.py zero-macs IN OUT            same frames, MAC addresses
                                            zeroed (compare frames whose
                                            Ethernet header is synthetic)
+  pcap_tool.py null-swap IN OUT            a NULL capture with each
+                                           4-byte family in the other
+                                           byte order (a big-endian host)
   pcap_tool.py sll-odd IN OUT              a LINUX_SLL capture plus: ARP
                                            (protocol 0x0806), 802.2 LLC
                                            (protocol 0x0004), a netlink
@@ -184,6 +187,10 @@ def main(argv):
         hdr, recs = load(argv[2])
         dump(argv[3], hdr, [(a, b, c, bytes(12) + d[12:])
                             for a, b, c, d in recs], magic=hdr[0])
+    elif cmd == "null-swap":
+        hdr, recs = load(argv[2])
+        dump(argv[3], hdr, [(a, b, c, d[3::-1] + d[4:])
+                            for a, b, c, d in recs])
     elif cmd == "sll-odd":
         hdr, recs = load(argv[2])
         t = recs[-1][0] + 1 if recs else 1700000000
