@@ -15,6 +15,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_pause.h>
 #include <rte_service.h>
 #include <rte_service_component.h>
 

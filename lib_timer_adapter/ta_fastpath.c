@@ -27,6 +27,38 @@ ta_my_list(struct timer_adapter *adapter)
 }
 
 /*
+ * Argument check of the burst calls, compiled in with TIMER_ADAPTER_DEBUG
+ * only: the fast path trusts its caller (as DPDK's does).
+ */
+static inline int
+ta_burst_args_bad(const struct timer_adapter *adapter,
+		  struct rte_event_timer **evtims)
+{
+#ifdef TIMER_ADAPTER_DEBUG
+	if (!ta_valid(adapter) || evtims == NULL) {
+		rte_errno = EINVAL;
+		return 1;
+	}
+#else
+	RTE_SET_USED(adapter);
+	RTE_SET_USED(evtims);
+#endif
+	return 0;
+}
+
+/*
+ * Return of a burst call: how many elements were done, with rte_errno set
+ * to the first failure's reason if the burst stopped early.
+ */
+static inline uint16_t
+ta_burst_result(int err, uint16_t done)
+{
+	if (err != 0)
+		rte_errno = err;
+	return done;
+}
+
+/*
  * Whether an event may go to its queue with its schedule type. Queue
  * types are cached in the adapter (eventdev's attribute lookup is a call
  * and several checks per arm otherwise); the cache is dropped at start.
@@ -127,12 +159,8 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 	uint16_t i, granted;
 	int err = 0;
 
-#ifdef TIMER_ADAPTER_DEBUG
-	if (!ta_valid(adapter) || evtims == NULL) {
-		rte_errno = EINVAL;
+	if (ta_burst_args_bad(adapter, evtims))
 		return 0;
-	}
-#endif
 	if (nb == 0)
 		return 0;
 	list = ta_my_list(adapter);
@@ -173,10 +201,7 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 	list->credits -= i;
 	ta_counter_add(&list->armed, i);
 	ta_unlock(&list->lock);
-
-	if (err != 0)
-		rte_errno = err;
-	return i;
+	return ta_burst_result(err, i);
 }
 
 uint16_t
@@ -261,12 +286,8 @@ timer_adapter_cancel_burst(const struct timer_adapter *cadapter,
 	uint16_t i;
 	int err = 0;
 
-#ifdef TIMER_ADAPTER_DEBUG
-	if (!ta_valid(adapter) || evtims == NULL) {
-		rte_errno = EINVAL;
+	if (ta_burst_args_bad(adapter, evtims))
 		return 0;
-	}
-#endif
 	for (i = 0; i < nb_evtims; i++) {
 		struct rte_event_timer *evtim = evtims[i];
 		struct ta_node *node;
@@ -295,9 +316,7 @@ timer_adapter_cancel_burst(const struct timer_adapter *cadapter,
 	}
 	if (locked != NULL)
 		ta_unlock(&locked->lock);
-	if (err != 0)
-		rte_errno = err;
-	return i;
+	return ta_burst_result(err, i);
 }
 
 int

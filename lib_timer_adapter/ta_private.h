@@ -12,6 +12,13 @@
  * "ta_data_<id>", so that secondary processes find it with lookup; every
  * pointer inside points to DPDK heap memory, mapped at the same address in
  * every process. Nothing here is part of the public API.
+ *
+ * Here: the adapter, its per-lcore timer lists and the service's state,
+ * and the inline list operations of the fast path (lock with dead-list
+ * check, link/unlink, the service's hint min_key, credits). A list's parts
+ * have homes of their own: its lock (ta_lock.h), its object pool
+ * (ta_pool.h) of timer nodes (ta_node.h), its radix index (ta_radix.h)
+ * and its far ring (ta_far.h).
  */
 
 #include <stdint.h>
@@ -21,7 +28,6 @@
 #include <rte_event_timer_adapter.h>
 #include <rte_log.h>
 #include <rte_memzone.h>
-#include <rte_pause.h>
 #include <rte_reciprocal.h>
 #include <rte_spinlock.h>
 
@@ -66,7 +72,7 @@ extern int ta_svc_logtype;
 #define TA_ENQ_BURST 32
 #define TA_SVC_BUDGET 1024
 
-/* ta_adapter::qsched values. */
+/* timer_adapter::qsched values (schedule type of a queue, cached). */
 #define TA_QS_KNOWN 0x80
 #define TA_QS_ANY 0xff
 

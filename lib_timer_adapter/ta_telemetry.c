@@ -47,21 +47,33 @@ ta_tel_list(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
-static int
-ta_tel_info(const char *cmd __rte_unused, const char *params,
-	    struct rte_tel_data *d)
+/*
+ * The adapter named by params with the adapter table held (the caller
+ * releases it), or NULL with the table released.
+ */
+static const struct timer_adapter *
+ta_tel_hold(const char *params)
 {
 	const struct timer_adapter *a;
 	int id = ta_tel_parse_id(params);
 
 	if (id < 0)
-		return -EINVAL;
+		return NULL;
 	ta_table_hold();
 	a = ta_adapter_get(id);
-	if (a == NULL) {
+	if (a == NULL)
 		ta_table_release();
+	return a;
+}
+
+static int
+ta_tel_info(const char *cmd __rte_unused, const char *params,
+	    struct rte_tel_data *d)
+{
+	const struct timer_adapter *a = ta_tel_hold(params);
+
+	if (a == NULL)
 		return -EINVAL;
-	}
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "timer_adapter_id", a->id);
 	rte_tel_data_add_dict_u64(d, "event_dev_id", a->conf.event_dev_id);
@@ -90,14 +102,11 @@ ta_tel_stats(const char *cmd __rte_unused, const char *params,
 {
 	struct rte_event_timer_adapter_stats s;
 	struct timer_adapter_accounting acct;
-	const struct timer_adapter *a;
-	int id = ta_tel_parse_id(params);
+	const struct timer_adapter *a = ta_tel_hold(params);
 
-	if (id < 0)
+	if (a == NULL)
 		return -EINVAL;
-	ta_table_hold();
-	a = ta_adapter_get(id);
-	if (a == NULL || timer_adapter_stats_get(a, &s) < 0 ||
+	if (timer_adapter_stats_get(a, &s) < 0 ||
 	    timer_adapter_accounting_get(a, &acct) < 0) {
 		ta_table_release();
 		return -EINVAL;
