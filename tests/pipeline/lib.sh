@@ -266,7 +266,7 @@ tp_expect() {
 	local what=$1 a=$2 op=$3 b=$4 v
 	for v in "$a" "$b"; do
 		if ! [[ "$v" =~ ^-?[0-9]+$ ]]; then
-			TP_WHY="$what: '$v' is not a number"
+			TP_WHY="$what: '$v' is not a number ($a $op $b)"
 			return 1
 		fi
 	done
