@@ -196,6 +196,9 @@ const struct tp_option tp_options[] = {
 	TP_DUR("ipfix-template-refresh", "ipfix", ipfix_tmpl_refresh_ns,
 	       TP_NS_PER_S, TP_NS_PER_S * 86400,
 	       "UDP: resend templates and exporter statistics this often"),
+	TP_UINT("ipfix-queue", 0, "ipfix", ipfix_queue, 64, 16777216, "N",
+		"records queued for the IPFIX exporter thread; a record "
+		"that finds the queue full is counted as not sent"),
 	{ "trace-flow", 0, "records", TP_OT_FLOWSEL, TP_CFG_OFF(trace_flow),
 	  TP_CFG_SZ(trace_flow), 0, 0, 0, NULL, "ADDR[:PORT]",
 	  "also trace every flow with this address and/or port at either "
@@ -263,6 +266,7 @@ tp_config_defaults(struct tp_config *cfg)
 	cfg->log_format = TP_LOG_JSON;
 	cfg->ipfix_transport = TP_IPFIX_UDP;
 	cfg->ipfix_tmpl_refresh_ns = 60 * TP_NS_PER_S;
+	cfg->ipfix_queue = 131072;
 	cfg->nb_rxd = 1024;
 	cfg->nb_txd = 1024;
 	cfg->burst = 32;

@@ -120,6 +120,7 @@ struct tp_config {
 	char ipfix_file[PATH_MAX];	/**< --ipfix-file, "" = none. */
 	uint32_t ipfix_domain;		/**< Observation domain id. */
 	uint64_t ipfix_tmpl_refresh_ns;	/**< UDP template refresh period. */
+	uint32_t ipfix_queue;		/**< Records queued for the exporter. */
 	struct tp_flow_sel trace_flow;	/**< Also trace flows matching this. */
 	char stats_json[PATH_MAX];	/**< Stats time series, "" = none. */
 	uint16_t rx_queues;		/**< RX queues per port, 0 = auto. */

@@ -44,7 +44,6 @@
 
 #ifdef TP_HAVE_LIBFIXBUF
 
-#define TP_IPFIX_RING_SIZE 131072	/* records between main and thread */
 #define TP_IPFIX_BURST 64
 #define TP_IPFIX_UDP_MTU 1400		/* one datagram on Ethernet paths */
 #define TP_IPFIX_STREAM_MTU 65000	/* TCP and files */
@@ -577,8 +576,9 @@ tp_ipfix_alloc(struct tp_ctx *ctx, struct tp_ipfix *x)
 	}
 	x->ring = rte_ring_create_elem("tp_ipfix",
 				       sizeof(struct tp_flow_record),
-				       TP_IPFIX_RING_SIZE, rte_socket_id(),
-				       RING_F_SP_ENQ | RING_F_SC_DEQ);
+				       cfg->ipfix_queue, rte_socket_id(),
+				       RING_F_SP_ENQ | RING_F_SC_DEQ |
+				       RING_F_EXACT_SZ);
 	if (x->ring == NULL) {
 		TP_LOG(ERR, "cannot create the IPFIX ring: %s",
 		       rte_strerror(rte_errno));
@@ -620,8 +620,12 @@ tp_ipfix_start(struct tp_ctx *ctx)
 		return -ENOMEM;
 	ctx->ipfix = x;
 	ret = tp_ipfix_alloc(ctx, x);
+	/* A control thread: on the CPUs no lcore uses (EAL's choice; the
+	 * main lcore's when every CPU has an lcore), never an lcore itself.
+	 */
 	if (ret == 0) {
-		ret = -pthread_create(&x->thread, NULL, tp_ipfix_thread, x);
+		ret = -rte_ctrl_thread_create(&x->thread, "tp-ipfix", NULL,
+					      tp_ipfix_thread, x);
 		if (ret != 0)
 			TP_LOG(ERR, "cannot start the IPFIX thread: %s",
 			       strerror(-ret));
@@ -631,7 +635,6 @@ tp_ipfix_start(struct tp_ctx *ctx)
 		return ret;
 	}
 	x->thread_started = true;
-	rte_thread_setname(x->thread, "tp-ipfix");
 	return 0;
 }
 

@@ -158,6 +158,26 @@ else
 	tp_fail file_domain "observation domain 7 not in ipfixDump's output"
 fi
 
+# Queue full: a 64-record queue and 3000 flows ending within a second:
+# records that find it full are counted as not sent; the file holds the
+# others, and its last options record says how many were not sent.
+tp_pcap_run "$WORK/qfull.log" "$WORK/many.pcap" "$WORK/qfull.out.pcap" \
+	--flows 8192 --flow-log "$WORK/qfull.json" \
+	--ipfix-file "$WORK/qfull.ipfix" --ipfix-queue 64
+rc=$?
+read -r qfull exported notsent < <(tp_nums "$WORK/qfull.log" \
+	ipfix_queue_full ipfix_exported ipfix_not_sent)
+if ! ipfix_accounted "$WORK/qfull.log" $rc; then
+	tp_fail queue_full "exit $rc or check failed" "$WORK/qfull.log"
+elif ! tp_expect "records that found the queue full" "$qfull" gt 0; then
+	tp_fail queue_full "$TP_WHY" "$WORK/qfull.log"
+elif ! why=$($ICHECK ipfix "$WORK/qfull.ipfix" "$WORK/qfull.json" \
+	     --subset "$exported" --not-sent "$notsent"); then
+	tp_fail queue_full "$why"
+else
+	tp_pass queue_full
+fi
+
 # 3. TCP: a listener stores the stream; ipfixDump and python3-ipfix.
 port=$(free_port tcp)
 $LISTEN "$port" "$WORK/tcp.stream" &
