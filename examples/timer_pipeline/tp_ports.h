@@ -13,11 +13,12 @@ struct tp_ctx;
 /**
  * Check the files named on the command line before EAL starts, printing
  * one message naming the file and the problem:
- * - every net_pcap rx_pcap capture: a regular pcap (either byte order,
- *   microsecond or nanosecond) or pcapng file of link type Ethernet, no
- *   packet over 65535 bytes (over 2048 with infinite_rx=1), at least one
- *   packet with infinite_rx=1 or --stop-when-done; a capture cut short is
- *   only a warning;
+ * - every net_pcap rx_pcap capture, read with libpcap (tp_capture.h): a
+ *   regular pcap or pcapng file of a link type the parser reads, at least
+ *   one packet with infinite_rx=1 or --stop-when-done, no packet over 2048
+ *   bytes with infinite_rx=1; a capture cut short is only a warning, and
+ *   net_pcap is pointed (argv is rewritten) at a copy without the records
+ *   over 65535 bytes, when there are any;
  * - every tx_pcap and the --flow-log: not a symbolic link, not a
  *   directory, not a capture being read, in an existing directory.
  *
