@@ -1133,15 +1133,74 @@ TA_CASE(test_tick_count)
 	return TP_TEST_OK;
 }
 
+/*
+ * Cancel n armed periodic timers in bursts. EAGAIN: the service is firing
+ * that timer right now; it stays ARMED and the cancel is retried
+ * (timer_adapter.h).
+ */
+static int
+periodic_cancel_all(struct timer_adapter *a, struct rte_event_timer **p,
+		    unsigned int n)
+{
+	unsigned int i, eagain = 0;
+
+	for (i = 0; i < n; ) {
+		unsigned int want = RTE_MIN(64u, n - i);
+		unsigned int got = timer_adapter_cancel_burst(a, &p[i], want);
+
+		i += got;
+		if (got == want)
+			continue;
+		TP_ASSERT(rte_errno == EAGAIN, "cancel at %u: %s", i,
+			  tc_errno_name(rte_errno));
+		TP_ASSERT(++eagain < 100000, "cancel at %u: EAGAIN forever", i);
+	}
+	if (eagain != 0)
+		printf("    %u cancels retried after EAGAIN\n", eagain);
+	return TP_TEST_OK;
+}
+
+/*
+ * After cancelling all n periodic timers: events already in the device
+ * may still come, then none; counters and accounting agree with what was
+ * received.
+ */
+static int
+periodic_check_after_cancel(struct timer_adapter *a, struct tc_evcount *ec,
+			    unsigned int n)
+{
+	struct rte_event_timer_adapter_stats s;
+	struct timer_adapter_accounting ac;
+	uint64_t grace, after;
+
+	grace = ec->total;
+	tc_collect(ec, 0, 300, 300);
+	grace = ec->total - grace;
+	after = ec->total;
+	tc_collect(ec, 0, 500, 500);
+	TP_ASSERT_EQ(ec->total - after, 0, "events after cancel + grace");
+	TP_ASSERT(grace <= n, "%" PRIu64 " events in the grace period", grace);
+
+	TP_ASSERT_EQ(timer_adapter_stats_get(a, &s), 0, "stats");
+	TP_ASSERT_EQ(s.ev_enq_count, ec->total, "ev_enq_count");
+	TP_ASSERT_EQ(s.evtim_exp_count, ec->total, "evtim_exp_count");
+	TP_ASSERT_EQ(s.ev_inv_count, 0, "ev_inv_count");
+	TP_ASSERT_EQ(acct(a, &ac), 0, "accounting");
+	TP_ASSERT_EQ(ac.armed, n, "armed");
+	TP_ASSERT_EQ(ac.cancelled, n, "cancelled");
+	TP_ASSERT_EQ(ac.expired, 0, "periodic firings counted as expired");
+	TP_ASSERT_EQ(ac.pending, 0, "pending");
+	return TP_TEST_OK;
+}
+
 TA_CASE(test_periodic)
 {
 	const unsigned int n = 4096;
 	struct rte_event_timer *t = timers(n);
 	struct rte_event_timer **p = ptrs(t, n);
 	struct rte_event_timer_adapter_stats s;
-	struct timer_adapter_accounting ac;
-	uint64_t end, window_total, grace, after, rem;
-	unsigned int i, lo = UINT32_MAX, hi = 0, eagain;
+	uint64_t end, window_total, rem;
+	unsigned int i, lo = UINT32_MAX, hi = 0;
 	struct timer_adapter *a;
 	struct tc_evcount ec;
 
@@ -1174,44 +1233,10 @@ TA_CASE(test_periodic)
 		     "remaining ticks of a periodic timer");
 	TP_ASSERT(rem <= 1, "periodic remaining %" PRIu64, rem);
 
-	/*
-	 * EAGAIN: the service is firing that timer right now; it stays
-	 * ARMED and the cancel is retried (timer_adapter.h).
-	 */
-	for (i = 0, eagain = 0; i < n; ) {
-		unsigned int want = RTE_MIN(64u, n - i);
-		unsigned int got = timer_adapter_cancel_burst(a, &p[i], want);
-
-		i += got;
-		if (got == want)
-			continue;
-		TP_ASSERT(rte_errno == EAGAIN, "cancel at %u: %s", i,
-			  tc_errno_name(rte_errno));
-		TP_ASSERT(++eagain < 100000, "cancel at %u: EAGAIN forever", i);
-	}
-	if (eagain != 0)
-		printf("    %u cancels retried after EAGAIN\n", eagain);
+	TP_ASSERT(periodic_cancel_all(a, p, n) == TP_TEST_OK, "cancel");
 	for (i = 0; i < n; i++)
 		TP_ASSERT_EQ(state(&t[i]), RTE_EVENT_TIMER_CANCELED, "%u", i);
-	/* Events already in the device may still come; then none. */
-	grace = ec.total;
-	tc_collect(&ec, 0, 300, 300);
-	grace = ec.total - grace;
-	after = ec.total;
-	tc_collect(&ec, 0, 500, 500);
-	TP_ASSERT_EQ(ec.total - after, 0, "events after cancel + grace");
-	TP_ASSERT(grace <= n, "%" PRIu64 " events in the grace period", grace);
-
-	TP_ASSERT_EQ(timer_adapter_stats_get(a, &s), 0, "stats");
-	TP_ASSERT_EQ(s.ev_enq_count, ec.total, "ev_enq_count");
-	TP_ASSERT_EQ(s.evtim_exp_count, ec.total, "evtim_exp_count");
-	TP_ASSERT_EQ(s.ev_inv_count, 0, "ev_inv_count");
-	TP_ASSERT_EQ(acct(a, &ac), 0, "accounting");
-	TP_ASSERT_EQ(ac.armed, n, "armed");
-	TP_ASSERT_EQ(ac.cancelled, n, "cancelled");
-	TP_ASSERT_EQ(ac.expired, 0, "periodic firings counted as expired");
-	TP_ASSERT_EQ(ac.pending, 0, "pending");
-	return TP_TEST_OK;
+	return periodic_check_after_cancel(a, &ec, n);
 }
 
 /*

@@ -171,13 +171,71 @@ sec_checks(struct timer_adapter *a)
 	return 0;
 }
 
+/*
+ * Mode arm_cancel: arm half from lcore 3 and half from a non-EAL thread,
+ * cancel every third at once (must succeed), then some more around their
+ * expiry (either outcome is fine). 0, or 1 if the thread did not start.
+ */
+static int
+sec_mode_arm_cancel(struct timer_adapter *a, unsigned int n)
+{
+	struct sec_thread_arg x;
+	pthread_t th;
+	unsigned int i;
+
+	x = (struct sec_thread_arg){ .a = a, .from = n / 2, .to = n };
+	if (pthread_create(&th, NULL, sec_thread, &x) != 0) {
+		sec_error("pthread_create failed");
+		return 1;
+	}
+	sec_arm_range(a, 0, n / 2, 5);
+	pthread_join(th, NULL);
+	/* Every third at once: 50 ms before the first expiry. */
+	for (i = 0; i < n; i += 3) {
+		sec_cancel(a, i);
+		if (!shm->cancel_ok[i])
+			sec_error("cancel %u: errno %d", i, shm->cancel_err[i]);
+	}
+	rte_delay_us_sleep(60 * 1000);
+	for (i = 1; i < n; i += 7)
+		if (i % 3 != 0)
+			sec_cancel(a, i);
+	return 0;
+}
+
+/* Mode arm_hang: arm everything, then wait to be killed. */
+static void
+sec_mode_arm_hang(struct timer_adapter *a, unsigned int n)
+{
+	unsigned int i;
+
+	sec_arm_range(a, 0, n, 30);
+	__atomic_store_n(&shm->armed_all, 1, __ATOMIC_RELEASE);
+	/* Wait for SIGKILL; give up after a minute. */
+	for (i = 0; i < 600; i++)
+		rte_delay_us_sleep(100 * 1000);
+	sec_error("not killed");
+}
+
+/*
+ * Mode die_locked: as if killed inside an arm call, its list's lock held:
+ * the lock word of a holder is its pid (see ta_lock.h).
+ */
+static void
+sec_mode_die_locked(struct timer_adapter *a, unsigned int n)
+{
+	sec_arm_range(a, 0, n, 30);
+	__atomic_store_n(&a->lists[rte_lcore_id()].lock.locked,
+			 (uint32_t)getpid(), __ATOMIC_RELEASE);
+	__atomic_store_n(&shm->armed_all, 1, __ATOMIC_RELEASE);
+	raise(SIGKILL);
+}
+
 static int
 secondary_main(const char *mode)
 {
 	const struct rte_memzone *mz;
-	struct sec_thread_arg x;
 	struct timer_adapter *a;
-	pthread_t th;
 	unsigned int i, n;
 
 	mz = rte_memzone_lookup(SEC_MZ);
@@ -195,29 +253,8 @@ secondary_main(const char *mode)
 	sec_checks(a);
 
 	if (strcmp(mode, mode_names[MODE_ARM_CANCEL]) == 0) {
-		/* Half from lcore 3, half from a non-EAL thread. */
-		x = (struct sec_thread_arg){ .a = a, .from = n / 2, .to = n };
-		if (pthread_create(&th, NULL, sec_thread, &x) != 0) {
-			sec_error("pthread_create failed");
+		if (sec_mode_arm_cancel(a, n) != 0)
 			return 1;
-		}
-		sec_arm_range(a, 0, n / 2, 5);
-		pthread_join(th, NULL);
-		/*
-		 * Every third at once: 50 ms before the first expiry, so it
-		 * must succeed.
-		 */
-		for (i = 0; i < n; i += 3) {
-			sec_cancel(a, i);
-			if (!shm->cancel_ok[i])
-				sec_error("cancel %u: errno %d", i,
-					  shm->cancel_err[i]);
-		}
-		/* Some more around their expiry: either outcome is fine. */
-		rte_delay_us_sleep(60 * 1000);
-		for (i = 1; i < n; i += 7)
-			if (i % 3 != 0)
-				sec_cancel(a, i);
 	} else if (strcmp(mode, mode_names[MODE_CANCEL_PRIMARY]) == 0) {
 		for (i = 0; i < n; i += 2) {
 			sec_cancel(a, i);
@@ -228,22 +265,9 @@ secondary_main(const char *mode)
 	} else if (strcmp(mode, mode_names[MODE_ARM_ONLY]) == 0) {
 		sec_arm_range(a, 0, n, 300);
 	} else if (strcmp(mode, mode_names[MODE_ARM_HANG]) == 0) {
-		sec_arm_range(a, 0, n, 30);
-		__atomic_store_n(&shm->armed_all, 1, __ATOMIC_RELEASE);
-		/* Wait for SIGKILL; give up after a minute. */
-		for (i = 0; i < 600; i++)
-			rte_delay_us_sleep(100 * 1000);
-		sec_error("not killed");
+		sec_mode_arm_hang(a, n);
 	} else if (strcmp(mode, mode_names[MODE_DIE_LOCKED]) == 0) {
-		sec_arm_range(a, 0, n, 30);
-		/*
-		 * As if killed inside an arm call, its list's lock held: the
-		 * lock word of a holder is its pid (see ta_lock.h).
-		 */
-		__atomic_store_n(&a->lists[rte_lcore_id()].lock.locked,
-				 (uint32_t)getpid(), __ATOMIC_RELEASE);
-		__atomic_store_n(&shm->armed_all, 1, __ATOMIC_RELEASE);
-		raise(SIGKILL);
+		sec_mode_die_locked(a, n);
 	} else {
 		printf("secondary: unknown mode %s\n", mode);
 		return 2;
