@@ -2,22 +2,31 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The timer_pipeline authors
 #
-# Run the adapter comparison (ours vs DPDK's vs the ring design) and write
-# the table (stdout), bench/results.json and PNG plots into bench/.
+# The adapter comparison (ours "direct" vs DPDK's "rte" vs the 19.05
+# design "ring"): timer_bench's table (stdout), bench/results.json and PNG
+# plots in bench/; then DPDK's own harness, dpdk-test-eventdev's timer
+# producers (DPDK's adapter only), on the closed-loop cases of timer_bench,
+# written to bench/test_eventdev.json and shown next to timer_bench's
+# "closedloop" figures.
 #
 #   bash scripts/bench.sh            full mode (1K/100K/1M outstanding, 3 reps)
-#   bash scripts/bench.sh --quick    quick mode (< 2 minutes)
+#   bash scripts/bench.sh --quick    quick mode (< 3 minutes)
+#   (other arguments go to timer_bench: --reps N, --tests LIST, ...)
 #
 # Layout: lcore 0 produces and consumes, lcore 1 is the service lcore
 # (event_sw scheduler and the adapter's service). On a machine with more
-# CPUs, set BENCH_EAL (e.g. "-l 0-6 -s 0x40") to add producer lcores.
+# CPUs, set BENCH_EAL, e.g. "-l 0-3 -s 0xc": two service lcores put the
+# scheduler and the adapter's service on separate CPUs (test-eventdev's
+# layout), and a third non-service lcore makes the closed-loop test use
+# separate producer and consumer lcores. BENCH_NO_TEST_EVENTDEV=1 skips
+# the dpdk-test-eventdev step.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 OUT=${BENCH_OUT:-bench}
 export BUILD_DIR
-bash scripts/setup.sh
+[ "${BENCH_SKIP_SETUP:-0}" = 1 ] || bash scripts/setup.sh
 
 if [ "$(id -u)" = 0 ]; then
 	dpkg-query -W -f='${Status}' python3-matplotlib 2>/dev/null |
@@ -33,6 +42,10 @@ if [ "$(id -u)" = 0 ]; then
 	fi
 fi
 
+QUICK=0
+for a in "$@"; do
+	[ "$a" = --quick ] && QUICK=1
+done
 mkdir -p "$OUT"
 EAL=${BENCH_EAL:-"-l 0-1 -s 0x2"}
 # shellcheck disable=SC2086
@@ -42,3 +55,81 @@ timeout 3000 "$BUILD_DIR/app/timer_bench/dpdk-timer_bench" $EAL \
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 "$PY" tools/bench_plot.py "$OUT/results.json" --outdir "$OUT"
+
+[ "${BENCH_NO_TEST_EVENTDEV:-0}" = 1 ] && exit 0
+TE=$(command -v dpdk-test-eventdev || true)
+[ -n "$TE" ] || { echo "bench: no dpdk-test-eventdev, step skipped"; exit 0; }
+
+# dpdk-test-eventdev needs a main lcore (it spins printing the rate), a
+# producer, a worker and a service lcore: on fewer than 4 CPUs they share
+# CPUs and its figures measure time slicing, not the adapter (flagged).
+ncpu=$(nproc)
+if [ "$ncpu" -ge 5 ]; then
+	TE_EAL="-l 0-4 -s 0x18"
+	OVERSUB=false
+elif [ "$ncpu" -ge 4 ]; then
+	TE_EAL="-l 0-3 -s 0x8"
+	OVERSUB=false
+else
+	TE_EAL="--lcores=0@0,1@1,2@0,3@1 -s 0x2"
+	OVERSUB=true
+fi
+[ "$ncpu" -ge 4 ] && PL=1 WL=2 || PL=2 WL=3
+TE_SECS=$([ "$QUICK" = 1 ] && echo 4 || echo 8)
+TE_LOGS=$OUT/test_eventdev_logs
+rm -rf "$TE_LOGS"
+mkdir -p "$TE_LOGS"
+for c in "10000 1000" "10000000 10000"; do
+	set -- $c
+	for prod in timerdev timerdev_burst; do
+		log=$TE_LOGS/exp$1_tick$2_$prod.log
+		echo "== dpdk-test-eventdev --prod_type_$prod, expiry $1 ns," \
+			"tick $2 ns ($TE_SECS s)"
+		# shellcheck disable=SC2086
+		timeout -s INT "$TE_SECS" "$TE" $TE_EAL --in-memory --no-pci \
+			--vdev=event_sw0 --log-level=lib.eal:warning -- \
+			--test=perf_queue --prod_type_$prod --plcores=$PL \
+			--wlcores=$WL --stlist=a --nb_timers=100000000 \
+			--expiry_nsec=$1 --timer_tick_nsec=$2 \
+			--max_tmo_nsec=$(($1 * 10)) > "$log" 2>&1 || true
+	done
+done
+"$PY" - "$OUT" "$TE_LOGS" "$TE_EAL" "$OVERSUB" <<'PYEOF'
+import glob, json, os, re, statistics, sys
+out, logs, eal, oversub = sys.argv[1:5]
+res = {"harness": "dpdk-test-eventdev perf_queue, DPDK's adapter",
+       "eal": eal, "oversubscribed": oversub == "true", "cases": {}}
+for f in sorted(glob.glob(os.path.join(logs, "*.log"))):
+    name = os.path.basename(f)[:-4]
+    text = open(f, errors="replace").read()
+    mpps = [float(x) for x in re.findall(r"([\d.]+) mpps avg", text)]
+    steady = mpps[1:] or mpps
+    res["cases"][name] = {
+        "Mev_s_median": statistics.median(steady) if steady else None,
+        "samples": len(steady)}
+json.dump(res, open(os.path.join(out, "test_eventdev.json"), "w"), indent=1)
+ours = {}
+try:
+    doc = json.load(open(os.path.join(out, "results.json")))
+    for m in doc["medians"]:
+        if m["test"] == "closedloop" and m["key"].endswith("_Mev_s"):
+            ours[(m["adapter"], m["key"])] = m["median"]
+except (OSError, ValueError, KeyError):
+    pass
+print("\n== closed loop, Mev/s: dpdk-test-eventdev (DPDK's adapter) next to "
+      "timer_bench closedloop%s" % (" [test-eventdev oversubscribed: %s]"
+                                    % eal if oversub == "true" else ""))
+print("%-32s %14s %10s %10s %10s" % ("case", "test-eventdev", "rte", "direct",
+                                     "ring"))
+for name, c in res["cases"].items():
+    m = re.match(r"exp(\d+)_tick(\d+)_timerdev(_burst)?", name)
+    exp, tick, burst = int(m.group(1)), int(m.group(2)), bool(m.group(3))
+    key = "exp%s_tick%s/%s_Mev_s" % (
+        "10us" if exp == 10000 else "10ms", "1us" if tick == 1000 else "10us",
+        "burst" if burst else "plain")
+    v = [ours.get((a, key)) for a in ("rte", "direct", "ring")]
+    print("%-32s %14s %10s %10s %10s" % (
+        key.replace("_Mev_s", ""),
+        "%.3f" % c["Mev_s_median"] if c["Mev_s_median"] is not None else "-",
+        *["%.3f" % x if x is not None else "-" for x in v]))
+PYEOF

@@ -35,7 +35,7 @@ struct bench_results;
  * adapter_ops.h): tp_adapter_direct_ops, tp_adapter_rte_ops and the
  * bench's own bench_ring_ops. Every create_ext gets a struct
  * bench_create_arg as conf_arg: its port through bench_port_cb, and the
- * ring design (which keeps one rte_timer per bench timer) the rest.
+ * ring design the lcore that owns its rte_timer list.
  */
 struct bench_create_arg {
 	uint8_t port;			/* Port the adapter enqueues on. */
@@ -74,7 +74,8 @@ struct bench_ctx {
 	unsigned int worker_lcores[BENCH_MAX_LCORES];
 	unsigned int nb_workers;	/* Non-service lcores, main included. */
 	uint8_t adapter_port;		/* Port the adapters enqueue on. */
-	unsigned int service_lcore;
+	unsigned int service_lcore;	/* Scheduler's service lcore. */
+	unsigned int adapter_lcore;	/* Adapters': a second one, if any. */
 	uint32_t evdev_service_id;
 	uint64_t hz;
 	uint64_t rng;			/* bench_rand() state. */
@@ -101,6 +102,16 @@ int bench_adapter_begin(struct bench_ctx *ctx,
 void bench_adapter_end(struct bench_ctx *ctx,
 		       const struct tp_adapter_ops *ops, void *h);
 unsigned int bench_drain(struct bench_ctx *ctx, uint64_t max_cycles);
+unsigned int bench_adapter_lcore(const struct bench_ctx *ctx);
+
+/* Side-by-side table of every key a test recorded (bench_tests.c). */
+void bench_report_table(struct bench_ctx *ctx, const char *test,
+			const char *unit);
+
+/* The closed-loop producer/consumer test (bench_closed_loop.c). */
+int bench_closed_loop_run(struct bench_ctx *ctx,
+			  const struct tp_adapter_ops *ops, unsigned int rep);
+void bench_closed_loop_report(struct bench_ctx *ctx);
 
 /* Results: named values per (test, adapter, key), medians over reps. */
 int bench_results_init(struct bench_ctx *ctx);

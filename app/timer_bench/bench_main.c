@@ -252,6 +252,13 @@ bench_drain(struct bench_ctx *ctx, uint64_t max_cycles)
 	return total;
 }
 
+/* The service lcore the adapters' services run on. */
+unsigned int
+bench_adapter_lcore(const struct bench_ctx *ctx)
+{
+	return ctx->adapter_lcore;
+}
+
 /* The conf_cb of every adapter: the port the bench set up for it. */
 int
 bench_port_cb(uint16_t id __rte_unused, uint8_t dev_id __rte_unused,
@@ -270,7 +277,7 @@ bench_adapter_begin(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
 		.port = ctx->adapter_port,
 		.base = base,
 		.nb = nb,
-		.service_lcore = ctx->service_lcore,
+		.service_lcore = ctx->adapter_lcore,
 	};
 	uint32_t sid;
 	int ret;
@@ -282,7 +289,7 @@ bench_adapter_begin(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
 		return -1;
 	}
 	if (ops->service_id_get(*h, &sid) == 0) {
-		rte_service_map_lcore_set(sid, ctx->service_lcore, 1);
+		rte_service_map_lcore_set(sid, ctx->adapter_lcore, 1);
 		rte_service_runstate_set(sid, 1);
 	}
 	ret = ops->start(*h);
@@ -303,7 +310,7 @@ bench_adapter_end(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
 	ops->stop(h);
 	if (ops->service_id_get(h, &sid) == 0) {
 		rte_service_runstate_set(sid, 0);
-		rte_service_map_lcore_set(sid, ctx->service_lcore, 0);
+		rte_service_map_lcore_set(sid, ctx->adapter_lcore, 0);
 	}
 	ops->free(h);
 	/* Nothing may leak into the next run. */
@@ -366,6 +373,10 @@ bench_evdev_setup(struct bench_ctx *ctx)
 	if (ret < 0 && ret != -EALREADY)
 		printf("warning: service lcore %u did not start\n",
 		       ctx->service_lcore);
+	ret = rte_service_lcore_start(ctx->adapter_lcore);
+	if (ret < 0 && ret != -EALREADY)
+		printf("warning: service lcore %u did not start\n",
+		       ctx->adapter_lcore);
 	return rte_event_dev_start(ctx->dev_id);
 }
 
@@ -540,10 +551,10 @@ bench_json_conditions(const struct bench_ctx *ctx, FILE *f)
 	fprintf(f, "  \"conditions\": {\"cpu\": \"%s\", \"cpus\": %ld, "
 		"\"tsc_hz\": %" PRIu64 ", \"dpdk\": \"%s\", \"kernel\": \"%s\", "
 		"\"hugepages\": %s, \"lcores\": %u, \"service_lcore\": %u, "
-		"\"workers\": [", cpu, sysconf(_SC_NPROCESSORS_ONLN), ctx->hz,
-		rte_version(), u.release,
+		"\"adapter_lcore\": %u, \"workers\": [", cpu,
+		sysconf(_SC_NPROCESSORS_ONLN), ctx->hz, rte_version(), u.release,
 		rte_eal_has_hugepages() ? "true" : "false", rte_lcore_count(),
-		ctx->service_lcore);
+		ctx->service_lcore, ctx->adapter_lcore);
 	for (i = 0; i < ctx->nb_workers; i++)
 		fprintf(f, "%s%u", i ? ", " : "", ctx->worker_lcores[i]);
 	fprintf(f, "], \"quick\": %s, \"reps\": %u},\n",
@@ -614,7 +625,8 @@ main(int argc, char **argv)
 	ctx.opts = &opts;
 	ctx.hz = rte_get_timer_hz();
 	ctx.rng = 0x2545f4914f6cdd1dULL;
-	if (rte_service_lcore_list(slist, RTE_DIM(slist)) < 1) {
+	ret = rte_service_lcore_list(slist, RTE_DIM(slist));
+	if (ret < 1) {
 		printf("timer_bench needs one service lcore (EAL -s/-S), "
 		       "e.g. -l 0-1 -s 0x2\n");
 		rte_eal_cleanup();
@@ -623,6 +635,8 @@ main(int argc, char **argv)
 	if (bench_results_init(&ctx) < 0)
 		rte_exit(1, "cannot allocate the result store\n");
 	ctx.service_lcore = slist[0];
+	/* A second service lcore runs the adapters' services. */
+	ctx.adapter_lcore = slist[ret > 1 ? 1 : 0];
 	ctx.worker_lcores[ctx.nb_workers++] = rte_get_main_lcore();
 	RTE_LCORE_FOREACH_WORKER(lcore)
 		if (ctx.nb_workers < BENCH_MAX_LCORES)
