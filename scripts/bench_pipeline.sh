@@ -122,7 +122,8 @@ build_l2fwd() {
 	grep -q '8192U) + 131072;' "$L2/main.c" &&
 		[ "$(grep -c 'rte_delay_us_sleep(1000); /\* bench' "$L2/main.c")" = 1 ] ||
 		{ echo "bench_pipeline: cannot patch l2fwd-event" >&2; exit 1; }
-	diff -u "$src/main.c" "$L2/main.c" > "$L2/fair.diff" || true
+	diff -u --label "$src/main.c" --label l2fwd-event-fair/main.c \
+		"$src/main.c" "$L2/main.c" > "$L2/fair.diff" || true
 	make -s -C "$L2" >/dev/null
 }
 build_l2fwd

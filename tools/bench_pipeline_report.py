@@ -289,8 +289,13 @@ def table(doc):
                              fmt(s["exactly_once_all_reps"])))
     if "ipfix" in doc:
         lines.append("")
-        lines.append("ipfix: see pipeline.json \"ipfix\" (scripts/"
-                     "bench_ipfix.sh)")
+        lines.append("IPFIX export (scripts/bench_ipfix.sh, %s flows): ratio "
+                     "of medians [per-rep min, max]" %
+                     doc["ipfix"].get("flows", "?"))
+        for name, r in sorted(doc["ipfix"].get("ratios", {}).items()):
+            lines.append("  %-44s %8s [%s, %s]" % (
+                name, fmt(r.get("of_medians")), fmt(r.get("per_rep_min")),
+                fmt(r.get("per_rep_max"))))
     lines.append("")
     lines.append("targets: " + ", ".join(
         "%s %s" % (k, "met" if v.get("met") else "MISSED")
