@@ -251,7 +251,12 @@ else
 	$GEN -o "$WORK/mix.pcap" --seed 7 --flows 40 --malformed 60 \
 		--non-ip 10 --garbage 40 --vlan-pct 40 --qinq-pct 50 \
 		--ipv6-pct 40 --ext-hdr-pct 60 2>/dev/null
-	for cap in mix.pcap seg.pcap; do
+	# The same on link types whose header the RX lcore replaces.
+	for lt in sll2 raw null; do
+		$GEN -o "$WORK/ps_$lt.pcap" --seed 7 --flows 40 --linktype $lt \
+			--ipv6-pct 40 --ext-hdr-pct 60 2>/dev/null
+	done
+	for cap in mix.pcap seg.pcap ps_sll2.pcap ps_raw.pcap ps_null.pcap; do
 		name=parse_segments_${cap%.pcap}
 		# run_tests.sh runs suites under stdbuf, whose LD_PRELOAD
 		# library precedes the ASan runtime: tell ASan that is fine.
