@@ -205,6 +205,29 @@ ta_init_state(struct timer_adapter *adapter,
 		ta_list_init(&adapter->lists[i], i, adapter->far_shift);
 }
 
+/*
+ * What create checks before reserving anything: 0, or -EINVAL (bad
+ * configuration or no callback), -EEXIST (this process knows the id) or
+ * the event device's error.
+ */
+static int
+ta_create_check(const struct rte_event_timer_adapter_conf *conf,
+		rte_event_timer_adapter_port_conf_cb_t conf_cb)
+{
+	uint32_t caps = 0;
+	int ret;
+
+	ret = ta_conf_check(conf);
+	if (ret == 0 && conf_cb == NULL)
+		ret = -EINVAL;
+	if (ret != 0)
+		return ret;
+	if (ta_adapter_get(conf->timer_adapter_id) != NULL)
+		return -EEXIST;
+	ret = rte_event_timer_adapter_caps_get(conf->event_dev_id, &caps);
+	return ret < 0 ? ret : 0;
+}
+
 struct timer_adapter *
 timer_adapter_create_ext(const struct rte_event_timer_adapter_conf *conf,
 			 rte_event_timer_adapter_port_conf_cb_t conf_cb,
@@ -214,22 +237,10 @@ timer_adapter_create_ext(const struct rte_event_timer_adapter_conf *conf,
 	const struct rte_memzone *mz;
 	struct timer_adapter *adapter;
 	struct rte_event_dev_info info;
-	uint32_t caps = 0;
 	int ret;
 
-	ret = ta_conf_check(conf);
-	if (ret == 0 && conf_cb == NULL)
-		ret = -EINVAL;
+	ret = ta_create_check(conf, conf_cb);
 	if (ret != 0) {
-		rte_errno = -ret;
-		return NULL;
-	}
-	if (ta_adapter_get(conf->timer_adapter_id) != NULL) {
-		rte_errno = EEXIST;
-		return NULL;
-	}
-	ret = rte_event_timer_adapter_caps_get(conf->event_dev_id, &caps);
-	if (ret < 0) {
 		rte_errno = -ret;
 		return NULL;
 	}
