@@ -9,8 +9,10 @@
  * Capture files read by net_pcap (rx_pcap=FILE), checked with libpcap
  * before EAL starts (tp_capture.c). net_pcap trusts its files: it hands
  * over the bytes of any link type as if they were Ethernet, and a record
- * over 65535 bytes becomes a truncated packet (it copies the length into
- * 16 bits). So each file is read once, record headers and all, and:
+ * over 65535 bytes becomes an mbuf chain that holds only the length modulo
+ * 65536 while its pkt_len says the whole length (copies in 16 bits; seen
+ * with DPDK 22.11: RX could only drop it as a broken chain). So each file
+ * is read once, record headers and all, and:
  * - a file that is not a capture, or of a link type we cannot parse, is
  *   refused with one message naming it;
  * - its link type is kept, so the RX lcore parses each port's packets
