@@ -162,6 +162,22 @@ if ran $name "$log" $rc 5 'packet 3 holds 70000 bytes.*oversize'; then
 	fi
 fi
 
+# The same with "--vdev ARGS" as two arguments: the copy is named there.
+name=record_over_65535_vdev_apart
+log=$WORK/$name.log
+tp_eal
+tp_run "$log" 60 "${EAL[@]}" --vdev=event_sw0 --vdev \
+	"net_pcap0,rx_pcap=$WORK/huge.pcap,tx_pcap=$WORK/$name.out.pcap" -- \
+	"${TMO_ARGS[@]}" -T 0 --idle-sleep-us 50 --flows 4096 --stop-when-done
+if ran $name "$log" $? 5 'packet 3 holds 70000 bytes'; then
+	if why=$($CHECK pcap-equal "$WORK/huge.pcap" "$WORK/$name.out.pcap" \
+		 --minus 1); then
+		tp_pass $name
+	else
+		tp_fail $name "$why"
+	fi
+fi
+
 # A pcapng cut inside a block: libpcap says so, the packets before run.
 name=pcapng_cut
 log=$WORK/$name.log
