@@ -13,6 +13,7 @@ JSON's folder):
   arm_cost_random.png, arm_cost_const.png  arm/cancel ns per timer vs N
   lateness_cdf.png                         expiry lateness CDF per adapter
   backpressure.png                         events delivered per 10 ms
+  closed_loop.png                          closed-loop expiry rate per case
 """
 
 import argparse
@@ -150,6 +151,35 @@ def plot_backpressure(doc, outdir, plt):
     return [path]
 
 
+def plot_closed_loop(doc, outdir, plt):
+    """Bars: sustained expiry rate per case and producer, per adapter."""
+    cl = medians_by(doc, "closedloop")
+    keys = sorted({k for v in cl.values() for k in v if k.endswith("_Mev_s")})
+    if not keys:
+        return []
+    adapters = [a for a in ADAPTERS if a in cl]
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    width = 0.8 / max(len(adapters), 1)
+    for i, adapter in enumerate(adapters):
+        ax.bar([k + i * width for k in range(len(keys))],
+               [cl[adapter].get(key, 0) for key in keys], width,
+               color=COLORS.get(adapter), label=adapter)
+    ax.set_xticks([k + width * (len(adapters) - 1) / 2
+                   for k in range(len(keys))])
+    ax.set_xticklabels([k.replace("_Mev_s", "").replace("/", "\n")
+                        for k in keys], fontsize=8)
+    ax.set_ylabel("expiries consumed (M/s, median)")
+    ax.set_yscale("log")
+    ax.set_title("closed loop: 16K timers re-armed as consumed")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    path = os.path.join(outdir, "closed_loop.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return [path]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -183,7 +213,8 @@ def main():
     outdir = args.outdir or os.path.dirname(os.path.abspath(args.json))
     os.makedirs(outdir, exist_ok=True)
     files = plot_arm(doc, outdir, plt) + plot_lateness(doc, outdir, plt) + \
-        plot_backpressure(doc, outdir, plt)
+        plot_backpressure(doc, outdir, plt) + \
+        plot_closed_loop(doc, outdir, plt)
     for p in files:
         print("bench_plot: wrote %s" % p)
     return 0

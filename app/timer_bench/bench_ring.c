@@ -227,9 +227,10 @@ ring_create_ext(const struct rte_event_timer_adapter_conf *conf,
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	snprintf(name, sizeof(name), "bench_ring_%p", (void *)ra);
+	/* Short names: the pool's ring and memzones add prefixes. */
+	snprintf(name, sizeof(name), "brr_%p", (void *)ra);
 	ra->ring = rte_ring_create(name, nb, SOCKET_ID_ANY, RING_F_SC_DEQ);
-	snprintf(name, sizeof(name), "bench_ring_mp_%p", (void *)ra);
+	snprintf(name, sizeof(name), "brm_%p", (void *)ra);
 	ra->msg_pool = rte_mempool_create(name, nb - 1, sizeof(struct ring_msg),
 					  ring_cache_size(conf->nb_timers, nb),
 					  0, NULL, NULL, NULL, NULL,
