@@ -17,7 +17,8 @@
 #                         and what it lost is all that is missing;
 #   slow workers          --fault-worker-delay-us: the event device fills,
 #                         RX enqueues are refused (counted, retried for
-#                         50 ms, then dropped as evdev_full: flow
+#                         50 ms of RX's own CPU time while the scheduler
+#                         runs, then dropped as evdev_full: flow
 #                         references released, no mbuf lost), expiry
 #                         events still arrive;
 #   stop during a pace    --replay-pace, stopped in a long capture gap:
@@ -197,8 +198,10 @@ if accounted "$name" "$log" $rc "$json"; then
 fi
 
 # 1d. Slow workers (each spins 20 ms per burst, so the device stays full
-# past RX's 50-ms retry) behind a small event device (256 events; event_sw
-# can starve a port of credits below about 128), timers of 20 ms on 1 ms
+# past RX's 50-ms retry; the combined RX and worker lcore spends that time
+# in its own worker role, which counts) behind a small event device (256
+# events; event_sw can starve a port of credits below about 128), timers
+# of 20 ms on 1 ms
 # ticks, net_pcap replaying forever: RX enqueues are refused and retried
 # (counted), then what is left of a burst is dropped as evdev_full, its
 # flow references released (a flow its dropped packet created ends as
