@@ -24,7 +24,10 @@
 # Writes $OUT/pipeline.json (default bench/) and prints a table.
 #
 #   bash scripts/bench_pipeline.sh [--quick] [--reps N] [--secs S]
-#        [--no-aging] [--no-ipfix]
+#        [--no-aging] [--no-ipfix] [--prepare]
+#
+#   --prepare: only build the fair l2fwd-event and write the captures
+#   (1M/4M: ~3 min, once), so that a later run measures at once.
 #
 #   full:   5 repetitions of 10 s, aging 1M and 4M x 3 reps (~15-20 min,
 #           plus ~3 min once to write the captures)
@@ -60,6 +63,7 @@ REPS=5
 SECS=10
 AGING=1
 IPFIX=1
+PREPARE=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) QUICK=1; REPS=2; SECS=5 ;;
@@ -67,6 +71,7 @@ while [ $# -gt 0 ]; do
 	--secs) SECS=$2; shift ;;
 	--no-aging) AGING=0 ;;
 	--no-ipfix) IPFIX=0 ;;
+	--prepare) PREPARE=1 ;;
 	[0-9]*) SECS=$1 ;;	# the old positional form: seconds per run
 	*) echo "bench_pipeline: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -139,6 +144,13 @@ capture() { # capture FILE FLOWS SEED
 }
 CAP100K=$CAPS/udp100k.pcap
 capture "$CAP100K" 100000 100
+
+if [ "$PREPARE" = 1 ]; then
+	capture "$CAPS/udp1m.pcap" 1000000 1000
+	capture "$CAPS/udp4m.pcap" 4000000 4000
+	echo "bench_pipeline: prepared (l2fwd-event and captures in $CAPS)"
+	exit 0
+fi
 
 TP=$BUILD_DIR/examples/timer_pipeline/dpdk-timer_pipeline
 [ -x "$TP" ] || { echo "bench_pipeline: build $TP first" >&2; exit 1; }
