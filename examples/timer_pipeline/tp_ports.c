@@ -12,9 +12,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -201,6 +204,51 @@ tp_check_rx_kv(const char *vdev, const char *key, const char *val,
 	return tp_check_rx_pcap(vdev, val, infinite, cfg, ids);
 }
 
+/* Linux ARPHRD_ types of the interfaces libpcap reads as Ethernet. */
+#define TP_ARPHRD_ETHER 1
+#define TP_ARPHRD_LOOPBACK 772
+
+/*
+ * A live interface (iface=, rx_iface=, rx_iface_in=, tx_iface=): it
+ * exists, in our network namespace, and libpcap reads it as Ethernet.
+ * net_pcap's own failure comes after EAL and names neither.
+ */
+static int
+tp_check_iface_kv(const char *vdev, const char *key, const char *val,
+		  bool infinite, const struct tp_config *cfg,
+		  struct tp_file_ids *ids)
+{
+	struct ifreq ifr;
+	int fd, ret = 0;
+
+	RTE_SET_USED(infinite);
+	RTE_SET_USED(cfg);
+	RTE_SET_USED(ids);
+	if (strcmp(key, "iface") != 0 && strcmp(key, "rx_iface") != 0 &&
+	    strcmp(key, "rx_iface_in") != 0 && strcmp(key, "tx_iface") != 0)
+		return 0;
+	if (strlen(val) >= sizeof(ifr.ifr_name) || if_nametoindex(val) == 0) {
+		tp_file_error("--vdev %s: %s '%s': no such network interface "
+			      "(see ip link)", vdev, key, val);
+		return -1;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", val);
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && ioctl(fd, SIOCGIFHWADDR, &ifr) == 0 &&
+	    ifr.ifr_hwaddr.sa_family != TP_ARPHRD_ETHER &&
+	    ifr.ifr_hwaddr.sa_family != TP_ARPHRD_LOOPBACK) {
+		tp_file_error("--vdev %s: %s '%s' is not an Ethernet interface "
+			      "(ARPHRD type %u): the pipeline reads live "
+			      "Ethernet interfaces only", vdev, key, val,
+			      ifr.ifr_hwaddr.sa_family);
+		ret = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
 static int
 tp_check_tx_kv(const char *vdev, const char *key, const char *val,
 	       bool infinite, const struct tp_config *cfg,
@@ -286,6 +334,7 @@ tp_ports_check_files(int argc, char **argv, const struct tp_config *cfg)
 
 	if (tp_pcap_vdevs_walk(argc, argv, tp_check_rx_kv, cfg, &ids) < 0 ||
 	    tp_pcap_vdevs_walk(argc, argv, tp_check_tx_kv, cfg, &ids) < 0 ||
+	    tp_pcap_vdevs_walk(argc, argv, tp_check_iface_kv, cfg, &ids) < 0 ||
 	    tp_feed_argv(argc, argv) < 0)
 		return -1;
 	if (cfg->flow_log[0] != '\0' &&

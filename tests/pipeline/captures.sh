@@ -104,6 +104,13 @@ $GEN -o "$WORK/jumbo.pcap" --seed 33 --flows 8 --size 2100-9000 \
 	--expect "$WORK/jumbo.json" "${TMO_ARGS[@]}" 2>/dev/null
 refused infinite_rx_jumbo "$WORK/jumbo.pcap" 'infinite_rx=1.*at most 2048' \
 	"rx_pcap=$WORK/jumbo.pcap,infinite_rx=1" --duration 2
+# A live interface that does not exist: named before EAL (net_pcap's own
+# failure comes after it and names neither the interface nor the key).
+if tp_refused missing_iface tp_no_such0 'iface .*no such network interface' \
+	--vdev=event_sw0 --vdev=net_pcap0,rx_iface=lo,tx_iface=tp_no_such0 \
+	-- -T 0 --duration 2; then
+	tp_pass missing_iface
+fi
 # The abbreviation getopt_long lets EAL take is checked too.
 tp_eal
 log=$WORK/vdev_abbrev.log

@@ -170,4 +170,25 @@ if check rx_tx_iface_rte; then
 	fi
 fi
 
+# A tun device carries raw IP, not Ethernet: refused before EAL, named.
+name=tun_refused
+log=$WORK/$name.log
+if ! ip -n "$NSP" tuntap add dev tpt mode tun 2>"$WORK/tun.err"; then
+	echo "[ SKIP ] pipeline.$name: no tun device: $(cat "$WORK/tun.err")"
+	tp_pass ${name}_SKIPPED
+else
+	tp_eal
+	ip netns exec "$NSP" timeout -k 5 30 "$TP_BIN" "${EAL[@]}" \
+		--vdev=event_sw0 --vdev=net_pcap0,iface=tpt -- -T 0 >"$log" 2>&1
+	rc=$?
+	if [ $rc -ne 2 ] || [ "$(grep -c 'error:' "$log")" != 1 ] ||
+	   ! grep 'error:' "$log" | grep -q "iface 'tpt' is not an Ethernet \
+interface (ARPHRD type 65534)" || grep -q '^EAL:' "$log"; then
+		tp_fail $name "exit status $rc; want 2 and one error naming \
+'tpt' before EAL" "$log"
+	else
+		tp_pass $name
+	fi
+fi
+
 tp_result
