@@ -232,7 +232,13 @@ def ratio(a, b, key):
     per = [u / v for u, v in zip(pa, pb) if v]
     return {"of_medians": statistics.median(pa) / statistics.median(pb),
             "per_rep_min": min(per), "per_rep_max": max(per)}
+try:
+    rmem = int(open("/proc/sys/net/core/rmem_max").read())
+except OSError:
+    rmem = None
 doc = {"flows": nflows, "reps": reps, "runs": runs, "programs": progs,
+       # nfcapd asks for 16 MB of socket buffer; the kernel caps it here
+       "net_core_rmem_max": rmem,
        "ratios": {
            # > 1: the pipeline ages and exports faster than softflowd -r
            "flows_per_s_tp_ipfix_over_softflowd":

@@ -224,6 +224,19 @@ dec_template(fbTemplate_t *t, uint16_t tid)
 							0, 0 });
 }
 
+/* One internal (collection) template of the decoder. */
+static int
+dec_add_tmpl(fbInfoModel_t *model, fbSession_t *s, fbInfoElementSpec_t *spec,
+	     uint16_t tid, GError **err)
+{
+	fbTemplate_t *t = fbTemplateAlloc(model);
+
+	if (!fbTemplateAppendSpecArray(t, spec, 0, err) ||
+	    !fbSessionAddTemplate(s, TRUE, tid, t, err))
+		return -1;
+	return 0;
+}
+
 /* Decode the whole stream with libfixbuf's collector. */
 static int
 decode(void)
@@ -238,13 +251,8 @@ decode(void)
 	int ret = TP_TEST_OK;
 
 	memset(&dec, 0, sizeof(dec));
-	t = fbTemplateAlloc(model);
-	if (!fbTemplateAppendSpecArray(t, dec_spec, 0, &err) ||
-	    !fbSessionAddTemplate(s, TRUE, DEC_TID, t, &err))
-		goto fail;
-	t = fbTemplateAlloc(model);
-	if (!fbTemplateAppendSpecArray(t, dec_stats_spec, 0, &err) ||
-	    !fbSessionAddTemplate(s, TRUE, DEC_TID_STATS, t, &err))
+	if (dec_add_tmpl(model, s, dec_spec, DEC_TID, &err) < 0 ||
+	    dec_add_tmpl(model, s, dec_stats_spec, DEC_TID_STATS, &err) < 0)
 		goto fail;
 	fb = fBufAllocForCollection(s, NULL);
 	fBufSetBuffer(fb, stream, stream_len);
