@@ -100,15 +100,15 @@ PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
 # Memory: hugepages when enough are free for every run (the aging runs
-# need ~3 GB with 4M flows), else 4K pages; the same for both programs.
+# need up to ~4 GB with 4M flows), else 4K pages; the same for both.
 free_mb=$(awk '/HugePages_Free/ {f=$2} /Hugepagesize/ {s=$2}
 	END {print int(f * s / 1024)}' /proc/meminfo)
 if [ "${BENCH_HUGE:-auto}" = 1 ] ||
-   { [ "${BENCH_HUGE:-auto}" = auto ] && [ "$free_mb" -ge 4096 ]; }; then
+   { [ "${BENCH_HUGE:-auto}" = auto ] && [ "$free_mb" -ge 8192 ]; }; then
 	MEM="--in-memory"
 else
 	# (--no-huge implies legacy memory, which --in-memory refuses)
-	MEM="--no-huge -m 4096 --file-prefix bench_pipeline_$$"
+	MEM="--no-huge -m 8192 --file-prefix bench_pipeline_$$"
 fi
 
 # l2fwd-event, fair (the two changes listed at the top).
