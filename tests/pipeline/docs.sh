@@ -9,7 +9,8 @@
 #   options_table   docs/options.inc is what "--help-rst" prints: the guide's
 #                   option table and --help come from one table
 #   using_it_compiles  the library guide's example compiles (-Werror)
-#   readme_front    README.rst: at most 160 lines, opening with exactly the two
+#   readme_front    README.rst: valid reStructuredText, at most 160 lines,
+#                   opening with exactly the two
 #                   commands (demo, tests)
 #   commands        every command marked ".. test: run" in README.rst,
 #                   docs/howto.rst and docs/walkthrough.rst runs with status 0,
@@ -92,11 +93,16 @@ lines=$(wc -l < README.rst)
 first=$(awk '/^\.\. code-block::/ {inb=1; next}
 	inb && /^    [^ ]/ {print; n++; next}
 	inb && n && !/^ *$/ {exit}' README.rst | sed 's/^ *\$ //; s/^ *//')
-if [ "$lines" -le 160 ] &&
+rst_ok=$(python3 -c "
+import docutils.core
+docutils.core.publish_string(open('README.rst').read(), writer_name='null',
+    settings_overrides={'report_level': 2, 'halt_level': 2})
+print('yes')" 2>&1 | tail -n 1)
+if [ "$rst_ok" = yes ] && [ "$lines" -le 160 ] &&
    [ "$first" = "$(printf 'bash scripts/demo.sh\nbash scripts/test.sh')" ]; then
 	tp_pass readme_front
 else
-	tp_fail readme_front "README.rst has $lines lines; its first commands:" \
+	tp_fail readme_front "README.rst: reStructuredText ok: $rst_ok; $lines lines; first commands:" \
 		"$first"
 	echo "$first"
 fi
