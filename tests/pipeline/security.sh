@@ -166,8 +166,9 @@ log=$WORK/world_writable.log
 tp_pcap_run "$log" "$IN" "$WORK/ww_out.pcap" --flow-log "$WORK/ww_flows.json"
 rc=$?
 m=$(mode "$WORK/ww_flows.json")
-if tp_clean_exit $rc "$log" && [ $((8#$m & 8#022)) -eq 0 ] &&
-   ! grep -q '^old$' "$WORK/ww_flows.json"; then
+if tp_clean_exit $rc "$log" && [ -n "$m" ] &&
+   [ $((8#$m & 8#022)) -eq 0 ] && ! grep -q '^old$' "$WORK/ww_flows.json"
+then
 	tp_pass existing_flow_log_loses_write_bits
 else
 	tp_fail existing_flow_log_loses_write_bits "exit $rc, mode $m" "$log"
@@ -200,7 +201,8 @@ umask "$old_umask"
 if [ $started -eq 0 ]; then
 	mdir=$(mode "$(dirname "$SOCK")")
 	msock=$(mode "$SOCK")
-	if [ "$mdir" = 700 ] && [ $((8#$msock & 8#022)) -eq 0 ]; then
+	if [ "$mdir" = 700 ] && [ -n "$msock" ] &&
+	   [ $((8#$msock & 8#022)) -eq 0 ]; then
 		tp_pass telemetry_socket_private
 	else
 		tp_fail telemetry_socket_private "runtime directory mode \
