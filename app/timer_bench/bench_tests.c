@@ -422,6 +422,7 @@ struct expiry_result {
 	uint64_t delivered;
 	uint64_t first, last;	/* TSC of first and last event. */
 	uint64_t dup;
+	uint64_t foreign;	/* Events of an earlier run's timers. */
 	double *bins;		/* Events per 10 ms, from window start. */
 	unsigned int nb_bins;
 };
@@ -518,26 +519,32 @@ expiry_consume(struct bench_ctx *ctx, struct expiry_state *st,
 		uint16_t k = rte_event_dequeue_burst(ctx->dev_id,
 				ctx->consumer_port[0], ev, RTE_DIM(ev), 0);
 		uint64_t now = rte_get_timer_cycles();
+		uint16_t own = 0;
 
 		for (uint16_t j = 0; j < k; j++) {
 			struct rte_event_timer *x = ev[j].event_ptr;
 			uint64_t idx = x - st->t;
 
-			if (idx < st->n && st->seen[idx]++ != 0)
+			if (idx >= st->n) {
+				res->foreign++;
+				continue;
+			}
+			own++;
+			if (st->seen[idx]++ != 0)
 				res->dup++;
 			if (st->slow_cyc != 0)
 				bench_spin(st->slow_cyc);
 		}
-		if (k != 0) {
+		if (own != 0) {
 			uint64_t bin = now > st->wstart ?
 				(now - st->wstart) * 100 / ctx->hz : 0;
 
 			if (res->first == 0)
 				res->first = now;
 			res->last = now;
-			res->delivered += k;
+			res->delivered += own;
 			if (bin < res->nb_bins)
-				res->bins[bin] += k;
+				res->bins[bin] += own;
 		}
 	}
 }
@@ -564,6 +571,9 @@ expiry_core(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
 		goto out;
 	if (expiry_arm(ctx, ops, &st, window_ms, limit_s) == 0) {
 		expiry_consume(ctx, &st, res);
+		if (res->foreign != 0)
+			printf("%s: ignored %" PRIu64 " events of an earlier "
+			       "run\n", ops->name, res->foreign);
 		ops->stats_get(st.h, stats);
 		ret = 0;
 	}
@@ -670,6 +680,7 @@ struct lateness_state {
 	uint64_t *deadline;		/* TSC, as the adapter sees it. */
 	double *late;			/* Dequeue - deadline, ns. */
 	uint64_t got;			/* Events received. */
+	uint64_t foreign;		/* Events of an earlier run's timers. */
 	void *h;
 };
 
@@ -744,6 +755,10 @@ lateness_collect(struct bench_ctx *ctx, struct lateness_state *st,
 			uint64_t idx = (struct rte_event_timer *)
 				ev[j].event_ptr - st->t;
 
+			if (idx >= st->n) {
+				st->foreign++;	/* An earlier run's. */
+				continue;
+			}
 			st->late[st->got++] = ((double)now -
 					       (double)st->deadline[idx]) *
 				1e9 / hz;
@@ -763,6 +778,9 @@ lateness_record(struct bench_ctx *ctx, const struct tp_adapter_ops *ops,
 	if (got < st->n)
 		printf("%s: only %" PRIu64 " of %" PRIu64 " events\n",
 		       ops->name, got, st->n);
+	if (st->foreign != 0)
+		printf("%s: ignored %" PRIu64 " events of an earlier run\n",
+		       ops->name, st->foreign);
 	if (got == 0)
 		return;
 	qsort(late, got, sizeof(*late), cmp_double);
