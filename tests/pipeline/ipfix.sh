@@ -14,7 +14,7 @@
 #     ipfixDump and python3-ipfix decode it;
 #   - TCP collector absent at start, started later, killed, started again:
 #     the pipeline forwards every packet, exported + not sent == ended,
-#     exit 0 with the check PASSED;
+#     exit 0 with the check PASSED; telemetry /timer_pipeline/ipfix;
 #   - SIGINT: live flows are exported as forced end;
 #   - side by side with softflowd -r into nfcapd (differences printed;
 #     docs/ipfix.rst explains each kind);
@@ -209,6 +209,7 @@ $GEN -o "$WORK/long.pcap" --seed 11 --flows 120 --pkts 2-6 \
 	--flow-interval-ms 40 --gap-ms 10-200 2>/dev/null
 port=$(free_port tcp)
 tp_eal
+tel_sock=/var/run/dpdk/${TP_PREFIX}_$TP_RUNS/dpdk_telemetry.v2
 timeout -k 5 60 "$TP_BIN" "${EAL[@]}" --vdev=event_sw0 \
 	"--vdev=net_pcap0,rx_pcap=$WORK/long.pcap,tx_pcap=$WORK/long.out.pcap" \
 	-- "${TMO_ARGS[@]}" -T 1 --idle-sleep-us 50 --flows 4096 \
@@ -229,6 +230,9 @@ sleep 0.7
 $LISTEN "$port" "$WORK/down2.stream" &
 lpid=$!
 TP_PIDS+=("$lpid")
+# Mid-run, telemetry shows the exporter's counters.
+python3 "$TP_SRC/tests/pipeline/telemetry_client.py" get "$tel_sock" \
+	/timer_pipeline/ipfix >"$WORK/tel.json" 2>&1
 wait "$ppid"
 rc=$?
 sleep 0.3
@@ -262,6 +266,18 @@ elif ! tp_expect "packets forwarded == received" \
 	tp_fail collector_down "$TP_WHY" "$WORK/down.log"
 else
 	tp_pass collector_down
+fi
+
+if python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))['/timer_pipeline/ipfix']
+keys = ('enabled', 'messages', 'records', 'bytes', 'templates', 'not_sent',
+        'queue_full', 'reconnects')
+sys.exit(0 if all(isinstance(d.get(k), int) for k in keys) and
+         d['enabled'] == 1 and d['not_sent'] > 0 else 1)" "$WORK/tel.json"
+then
+	tp_pass telemetry_ipfix
+else
+	tp_fail telemetry_ipfix "/timer_pipeline/ipfix mid-run" "$WORK/tel.json"
 fi
 
 # 5. SIGINT with live flows: forced end, exported before exit.
