@@ -708,20 +708,35 @@ out:
 	rte_free(t);
 }
 
-static void
-scn_expiry(const struct drv *d, struct dlog *lg)
+/*
+ * Start an adapter with zeroed statistics and arm timers 0 .. 7, timer i
+ * due in first + i * step ticks. NULL if the setup failed.
+ */
+static void *
+d_start_arm8(const struct drv *d, struct dlog *lg, uint64_t first,
+	     uint64_t step)
 {
 	unsigned int i;
 	void *a;
 
 	a = d_start_new(d, lg, TICK_10MS, NB_TIMERS, 0);
 	if (a == NULL)
-		return;
+		return NULL;
 	rec_int(lg, "stats_reset", d->ops->stats_reset(a));
 	for (i = 0; i < 8; i++)
-		tims[i].timeout_ticks = 1 + i;
+		tims[i].timeout_ticks = first + i * step;
 	rte_errno = 0;
 	rec_burst(lg, "arm_8", d->ops->arm_burst(a, tp, 8), 8, tp, 8);
+	return a;
+}
+
+static void
+scn_expiry(const struct drv *d, struct dlog *lg)
+{
+	void *a = d_start_arm8(d, lg, 1, 1);
+
+	if (a == NULL)
+		return;
 	rec_events(lg, "events", 400, 8);
 	rec_states(lg, "states", tp, 8);
 	rec_stats(d, lg, "stats", a);
@@ -743,17 +758,10 @@ static void
 scn_cancel_before_expiry(const struct drv *d, struct dlog *lg)
 {
 	struct rte_event_timer *pair[2];
-	unsigned int i;
-	void *a;
+	void *a = d_start_arm8(d, lg, 10, 0);
 
-	a = d_start_new(d, lg, TICK_10MS, NB_TIMERS, 0);
 	if (a == NULL)
 		return;
-	rec_int(lg, "stats_reset", d->ops->stats_reset(a));
-	for (i = 0; i < 8; i++)
-		tims[i].timeout_ticks = 10;
-	rte_errno = 0;
-	rec_burst(lg, "arm_8", d->ops->arm_burst(a, tp, 8), 8, tp, 8);
 	rte_errno = 0;
 	rec_burst(lg, "cancel_4", d->ops->cancel_burst(a, tp, 4), 4, tp, 8);
 	CANCEL1("cancel_again", 0);
