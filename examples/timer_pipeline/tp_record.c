@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <rte_cycles.h>
+#include <rte_devargs.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_ring.h>
@@ -60,20 +61,29 @@ tp_ts_to_ns(const struct tp_ctx *ctx, uint64_t ts)
  * Record times are the capture's own timestamps when every port reads a
  * capture (net_pcap), paced or not, as softflowd -r does: a flow from a
  * capture ends when the capture says, not when it was read. Otherwise
- * they are the TSC, converted with the wall clock at launch.
+ * they are the TSC, converted with the wall clock at launch. net_pcap's
+ * infinite_rx replays mbufs without timestamps: TSC (no per-packet
+ * conversion on the forwarding benchmark's path).
  */
 static bool
 tp_records_capture_clock(const struct tp_ctx *ctx)
 {
+	const struct rte_devargs *da;
 	struct rte_eth_dev_info info;
 	uint16_t i;
 
 	if (ctx->cfg->replay_pace)
 		return true;
-	for (i = 0; i < ctx->nb_ports; i++)
+	for (i = 0; i < ctx->nb_ports; i++) {
 		if (rte_eth_dev_info_get(ctx->ports[i], &info) != 0 ||
+		    info.device == NULL ||
 		    strcmp(info.driver_name, "net_pcap") != 0)
 			return false;
+		da = rte_dev_devargs(info.device);
+		if (da != NULL && da->args != NULL &&
+		    strstr(da->args, "infinite_rx=1") != NULL)
+			return false;
+	}
 	return ctx->nb_ports > 0;
 }
 
