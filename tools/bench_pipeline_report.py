@@ -20,6 +20,7 @@ import statistics
 import sys
 
 WARMUP_S = 2  # Per-second samples dropped at the start of every run.
+RESOLUTION_S = 0.02  # Aging: one 10-ms tick plus one 10-ms control pass.
 
 LABELS = {
     "l2fwd": "l2fwd-event (fair)",
@@ -215,9 +216,14 @@ def build(args):
             doc["targets"]["aging_%s_within_2s_after_due" % size] = {
                 "direct_after_due_s": d["median"],
                 "met": d["median"] <= 2.0}
+            # The time after due is known to one 10-ms tick plus one
+            # 10-ms control pass: below 20 ms it counts as 20 ms here.
+            fl = {k: dict(v, median=max(v["median"], RESOLUTION_S),
+                          reps=[max(x, RESOLUTION_S) if x is not None
+                                else None for x in v["reps"]])
+                  for k, v in (("rte", r), ("direct", d))}
             doc["ratios"]["aging_%s_rte_over_direct_after_due" % size] = \
-                ratio({"rte": r, "direct": d}, "rte", "direct",
-                      2.0 if size == "4m" else None)
+                ratio(fl, "rte", "direct", 2.0 if size == "4m" else None)
     for name, r in rat.items():
         if r and r.get("target") is not None:
             doc["targets"][name] = {"ratio_of_medians": r["ratio_of_medians"],
