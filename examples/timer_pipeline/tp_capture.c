@@ -92,6 +92,9 @@ tp_capture_linktype_name(int lt)
 {
 	const char *name = pcap_datalink_val_to_name(lt);
 
+	/* Raw IP on OpenBSD; libpcap on Linux has no name for it. */
+	if (lt == TP_DLT_RAW_14)
+		return "RAW";
 	return name != NULL ? name : "unknown";
 }
 
