@@ -69,6 +69,10 @@ for case in ("exp10us_tick1us", "exp10ms_tick10us"):
         if med.get(("closedloop", "direct",
                     "%s/%s_undelivered" % (case, prod))) != 0:
             bad.append("closedloop %s/%s: direct lost or kept timers" % (case, prod))
+        if med.get(("closedloop", "direct",
+                    "%s/%s_armed_after_delivery" % (case, prod))) != 0:
+            bad.append("closedloop %s/%s: direct timer armed after its "
+                       "expiry was delivered" % (case, prod))
 for prod in ("plain", "burst"):
     if med.get(("overload", "direct", "%s_delivered_frac" % prod)) != 1:
         bad.append("overload %s: direct delivered %r" % (prod, med.get(
