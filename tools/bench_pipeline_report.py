@@ -102,6 +102,7 @@ def parse_tp(text):
 def parse_aging(text):
     res = {"exactly_once": "PASSED" in text}
     m = re.search(r"every flow ended (\d+) ms after the last packet", text)
+    res["finished"] = m is not None
     res["last_pkt_to_last_record_s"] = int(m.group(1)) / 1e3 if m else None
     m = re.findall(r"flows\s+active \d+ created (\d+) ended (\d+)", text)
     res["flows"] = int(m[-1][0]) if m else None
@@ -203,6 +204,8 @@ def build(args):
                       for k in ("last_pkt_to_last_record_s", "peak_rss_MB",
                                 "wall_s")}
             per[a]["flows"] = rr[0]["flows"] if rr else None
+            # Stopped at the cap (BENCH_AGING_CAP) before every flow ended.
+            per[a]["not_finished_reps"] = sum(not x["finished"] for x in rr)
             per[a]["exactly_once_all_reps"] = bool(rr) and all(
                 x["exactly_once"] and x["flows"] == x["ended"] for x in rr)
             # After the last timeout is due (2 s idle timeout).
@@ -212,10 +215,20 @@ def build(args):
                  for x in rr])
         doc["aging"][size] = per
         d, r = per["direct"]["after_due_s"], per["rte"]["after_due_s"]
-        if d["median"] is not None and r["median"] is not None:
+        if (d["median"] is not None and per["rte"]["not_finished_reps"] and
+                not per["direct"]["not_finished_reps"]):
+            # DPDK's adapter did not finish within the cap: ours is ahead
+            # by more than any ratio measured here; stated, not computed.
+            doc["ratios"]["aging_%s_rte_over_direct_after_due" % size] = {
+                "num": "rte", "den": "direct", "ratio_of_medians": None,
+                "pair_min": None, "pair_max": None,
+                "target": 2.0 if size == "4m" else None,
+                "met": True, "note": "rte did not finish within the cap"}
+        if d["median"] is not None:
             doc["targets"]["aging_%s_within_2s_after_due" % size] = {
                 "direct_after_due_s": d["median"],
                 "met": d["median"] <= 2.0}
+        if d["median"] is not None and r["median"] is not None:
             # The time after due is known to one 10-ms tick plus one
             # 10-ms control pass: below 20 ms it counts as 20 ms here.
             fl = {k: dict(v, median=max(v["median"], RESOLUTION_S),
@@ -289,10 +302,13 @@ def table(doc):
         for a, s in per.items():
             t, m = s["last_pkt_to_last_record_s"], s["peak_rss_MB"]
             lines.append("  %-7s last packet -> last record %6s s [%s, %s]"
-                         "  peak RSS %6s MB  exactly once %s" % (
+                         "  peak RSS %6s MB  exactly once %s%s" % (
                              a, fmt(t["median"], 4), fmt(t["min"], 4),
                              fmt(t["max"], 4), fmt(m["median"], 4),
-                             fmt(s["exactly_once_all_reps"])))
+                             fmt(s["exactly_once_all_reps"]),
+                             "  NOT FINISHED within the cap in %d rep(s)"
+                             % s["not_finished_reps"]
+                             if s["not_finished_reps"] else ""))
     if "ipfix" in doc:
         lines.append("")
         lines.append("IPFIX export (scripts/bench_ipfix.sh, %s flows): ratio "
