@@ -207,7 +207,7 @@ done
 # still going after AGING_CAP seconds is stopped and reported as not
 # finished (DPDK's adapter took over 10 minutes for 4M flows on a loaded
 # 2-CPU VM), so the whole benchmark stays bounded.
-AGING_CAP=${BENCH_AGING_CAP:-120}
+AGING_CAP=${BENCH_AGING_CAP:-60}
 AGING_SIZES=""
 if [ "$AGING" = 1 ]; then
 	if [ "$QUICK" = 1 ]; then
