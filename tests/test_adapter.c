@@ -1261,42 +1261,6 @@ TA_CASE(test_periodic)
 }
 
 /*
- * Collect the firings of n periodic timers of 100 ms armed just now:
- * returns the most firings of one timer 1.05 s after arming (11 or more
- * means a timer fired early), and in *lo the fewest once every timer has
- * fired 10 times or 1.5 s have passed. Waiting for the tenth firing
- * rather than reading counts at a fixed 1.05 s keeps a host that
- * deschedules the service for a while from failing the case; a timer that
- * skipped periods or fired a period late still misses 10 by 1.5 s.
- */
-static unsigned int
-periodic_collect(struct tc_evcount *ec, unsigned int n, unsigned int *lo)
-{
-	const uint64_t t0 = rte_get_timer_cycles(), hz = rte_get_timer_hz();
-	unsigned int i, hi = UINT32_MAX;
-
-	*lo = 0;
-	for (;;) {
-		uint64_t now = rte_get_timer_cycles();
-
-		if (hi == UINT32_MAX && now >= t0 + hz * 105 / 100) {
-			hi = 0;
-			for (i = 0; i < n; i++)
-				hi = RTE_MAX(hi, ec->count[i]);
-		}
-		if (hi != UINT32_MAX || now >= t0 + hz * 3 / 2) {
-			*lo = UINT32_MAX;
-			for (i = 0; i < n; i++)
-				*lo = RTE_MIN(*lo, ec->count[i]);
-			if (*lo >= 10 || now >= t0 + hz * 3 / 2)
-				return hi;
-		}
-		if (tc_dequeue(ec, 32) == 0)
-			tc_sleep_us(20);
-	}
-}
-
-/*
  * Periodic timers armed just after a tick boundary (ticks lie on the TSC
  * grid, as in DPDK): each firing then lands at the last tick boundary
  * before the next period's deadline, which is on time. No device
@@ -1325,7 +1289,7 @@ TA_CASE(test_periodic_tick_phase)
 	while (rte_get_timer_cycles() % cyc_tick > cyc_tick / 5000)
 		rte_pause();
 	TP_ASSERT_EQ(timer_adapter_arm_tmo_tick_burst(a, p, 1, n), n, "arm");
-	hi = periodic_collect(&ec, n, &lo);
+	hi = tc_periodic_collect(&ec, n, &lo);
 	TP_ASSERT_EQ(timer_adapter_stats_get(a, &s), 0, "stats");
 	printf("    100 ms periods: at most %u firings per timer at 1.05 s, "
 	       "at least %u by the end; drops %" PRIu64 ", retries %" PRIu64

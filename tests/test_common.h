@@ -146,4 +146,12 @@ struct rte_event_timer_adapter_conf
 tc_conf_make(uint16_t id, uint64_t tick_ns, uint64_t max_tmo_ns,
 	     uint64_t nb_timers, uint64_t flags);
 
+/*
+ * Dequeue the firings of n periodic timers of 100 ms armed just now until
+ * each has fired 10 times or 1.5 s have passed: returns the most firings of
+ * one timer at 1.05 s, and in *lo the fewest at the end.
+ */
+unsigned int tc_periodic_collect(struct tc_evcount *ec, unsigned int n,
+				 unsigned int *lo);
+
 #endif /* _TEST_COMMON_H_ */
