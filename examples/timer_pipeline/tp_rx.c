@@ -268,8 +268,10 @@ tp_rx_ts(const struct tp_ctx *ctx, const struct rte_mbuf *m, uint64_t now)
 	if (ctx->replay.cap_clock) {
 		uint64_t ns = tp_rx_cap_ns(ctx, m);
 
-		if (ns != 0 || ctx->cfg->replay_pace)
-			return ns != 0 ? ns : ctx->start_ns;
+		if (ns != 0)
+			return ns;
+		if (ctx->cfg->replay_pace)
+			return ctx->start_ns;
 		/* a capture read without its timestamps: wall clock */
 		return ctx->start_ns + tp_cycles_to_ns(now - ctx->start_tsc,
 						       ctx->hz);

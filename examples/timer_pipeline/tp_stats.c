@@ -287,32 +287,123 @@ tp_stats_print(const struct tp_ctx *ctx, bool final)
 }
 /* >8 End of the stats screen. */
 
+/*
+ * --summary-json FILE: the final counters and the exactly-once check as
+ * one JSON object, for tests and scripts (they read numbers from it, not
+ * from the summary text). Keys are stable names; the check's terms are
+ * under "check", every counter under "counters".
+ *
+ * Adding a counter is one line in tp_summary_counters():
+ *	tp_json_u64(w, "name", value);
+ * Drop reasons (tp_drop_names[]) and end reasons (tp_end_reason_name())
+ * are written by a loop, as "drop_<name>" and "ended_<name>": a new reason
+ * needs no line here.
+ */
+struct tp_json {
+	FILE *f;		/**< Output. */
+	const char *sep;	/**< "" before an object's first member. */
+};
+
 static void
-tp_stats_json_ipfix(const struct tp_ctx *ctx, FILE *f)
+tp_json_u64(struct tp_json *w, const char *key, uint64_t v)
+{
+	fprintf(w->f, "%s\"%s\":%" PRIu64, w->sep, key, v);
+	w->sep = ",";
+}
+
+static void
+tp_json_bool(struct tp_json *w, const char *key, bool v)
+{
+	fprintf(w->f, "%s\"%s\":%s", w->sep, key, v ? "true" : "false");
+	w->sep = ",";
+}
+
+/* Only fixed names (adapter, refresh mode): no escaping needed. */
+static void
+tp_json_str(struct tp_json *w, const char *key, const char *v)
+{
+	fprintf(w->f, "%s\"%s\":\"%s\"", w->sep, key, v);
+	w->sep = ",";
+}
+
+/* Seconds with millisecond resolution. */
+static void
+tp_json_seconds(struct tp_json *w, const char *key, uint64_t ns)
+{
+	fprintf(w->f, "%s\"%s\":%.3f", w->sep, key, (double)ns / 1e9);
+	w->sep = ",";
+}
+
+static void
+tp_json_u64_array(struct tp_json *w, const char *key, const uint64_t *v,
+		  unsigned int n)
+{
+	unsigned int i;
+
+	fprintf(w->f, "%s\"%s\":[", w->sep, key);
+	for (i = 0; i < n; i++)
+		fprintf(w->f, "%s%" PRIu64, i ? "," : "", v[i]);
+	fputc(']', w->f);
+	w->sep = ",";
+}
+
+static void
+tp_json_begin(struct tp_json *w, const char *key)
+{
+	fprintf(w->f, "%s\"%s\":{", w->sep, key);
+	w->sep = "";
+}
+
+static void
+tp_json_end(struct tp_json *w)
+{
+	fputc('}', w->f);
+	w->sep = ",";
+}
+
+/*
+ * IPFIX export counters (only when --ipfix or --ipfix-file is on), under
+ * the names each file has always used for the records sent.
+ */
+static void
+tp_json_ipfix(struct tp_json *w, const struct tp_ctx *ctx,
+	      const char *records_key, bool with_window)
 {
 	struct tp_ipfix_stats s;
 
 	if (!tp_ipfix_stats_get(ctx, &s))
 		return;
-	fprintf(f, ",\"ipfix_messages\":%" PRIu64 ",\"ipfix_records\":%" PRIu64
-		",\"ipfix_bytes\":%" PRIu64 ",\"ipfix_templates\":%" PRIu64
-		",\"ipfix_not_sent\":%" PRIu64 ",\"ipfix_queue_full\":%" PRIu64
-		",\"ipfix_reconnects\":%" PRIu64, s.messages, s.records,
-		s.bytes, s.templates, s.not_sent, s.queue_full, s.reconnects);
+	tp_json_u64(w, "ipfix_messages", s.messages);
+	tp_json_u64(w, records_key, s.records);
+	tp_json_u64(w, "ipfix_bytes", s.bytes);
+	tp_json_u64(w, "ipfix_templates", s.templates);
+	tp_json_u64(w, "ipfix_not_sent", s.not_sent);
+	tp_json_u64(w, "ipfix_queue_full", s.queue_full);
+	tp_json_u64(w, "ipfix_reconnects", s.reconnects);
+	if (with_window)
+		tp_json_u64(w, "ipfix_window_us", s.window_us);
 }
 
+/*
+ * A JSON output file (--stats-json, --summary-json), created like
+ * --flow-log: no symbolic link, 0644. NULL with errno set on failure.
+ */
 static FILE *
 tp_stats_json_open(const char *path)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
 		      O_CLOEXEC, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
 	FILE *f;
+	int err;
 
 	if (fd < 0)
 		return NULL;
 	f = fdopen(fd, "w");
-	if (f == NULL)
+	if (f == NULL) {
+		err = errno;
 		close(fd);
+		errno = err;
+	}
 	return f;
 }
 
@@ -327,9 +418,10 @@ void
 tp_stats_json_write(struct tp_ctx *ctx, bool final)
 {
 	struct tp_lcore_stats t;
-	uint64_t el, ended;
+	struct tp_json w;
 	unsigned int i;
-	FILE *f;
+	uint64_t ended;
+	char key[64];
 
 	if (ctx->cfg->stats_json[0] == '\0' || ctx->stats_json_failed)
 		return;
@@ -342,37 +434,39 @@ tp_stats_json_write(struct tp_ctx *ctx, bool final)
 			return;
 		}
 	}
-	f = ctx->stats_json;
+	w.f = ctx->stats_json;
+	w.sep = "";
 	tp_stats_sum(ctx, &t);
 	ended = tp_stats_ended(&t);
-	el = tp_cycles_to_ns(rte_get_timer_cycles() - ctx->start_tsc, ctx->hz);
-	fprintf(f, "{\"t_s\":%.3f,\"final\":%s,\"rx_pkts\":%" PRIu64
-		",\"forwarded\":%" PRIu64 ",\"dropped\":%" PRIu64
-		",\"flows_live\":%" PRIu64 ",\"flows_created\":%" PRIu64
-		",\"flows_ended\":%" PRIu64, (double)el / 1e9,
-		final ? "true" : "false", t.rx_pkts, tp_stats_forwarded(&t),
-		tp_stats_drops(&t), t.flows_created - ended, t.flows_created,
-		ended);
-	for (i = TP_END_IDLE; i < TP_END_MAX; i++)
-		fprintf(f, ",\"ended_%s\":%" PRIu64, tp_end_reason_name(i),
-			t.flows_ended[i]);
-	fprintf(f, ",\"timers_armed\":%" PRIu64 ",\"timers_rearmed\":%"
-		PRIu64 ",\"timers_expired\":%" PRIu64 ",\"timers_cancelled\":%"
-		PRIu64 ",\"lat_p50_us\":%" PRIu64 ",\"lat_p99_us\":%" PRIu64
-		",\"lat_max_us\":%" PRIu64 ",\"tick_us\":%" PRIu64
-		",\"lateness_hist_log2_us\":[", t.tim_armed + t.tim_rearmed,
-		t.tim_rearmed,
-		t.tim_expired, t.tim_cancelled, tp_stats_lat_pct(&t, 50),
-		tp_stats_lat_pct(&t, 99), t.lat_max_ns / 1000,
-		ctx->cfg->tick_ns / 1000);
-	for (i = 0; i < TP_LAT_BUCKETS; i++)
-		fprintf(f, "%s%" PRIu64, i ? "," : "", t.lat_hist[i]);
-	fprintf(f, "]");
-	tp_stats_json_ipfix(ctx, f);
-	fprintf(f, "}\n");
-	fflush(f);
+	fputc('{', w.f);
+	tp_json_seconds(&w, "t_s", tp_cycles_to_ns(rte_get_timer_cycles() -
+						   ctx->start_tsc, ctx->hz));
+	tp_json_bool(&w, "final", final);
+	tp_json_u64(&w, "rx_pkts", t.rx_pkts);
+	tp_json_u64(&w, "forwarded", tp_stats_forwarded(&t));
+	tp_json_u64(&w, "dropped", tp_stats_drops(&t));
+	tp_json_u64(&w, "flows_live", t.flows_created - ended);
+	tp_json_u64(&w, "flows_created", t.flows_created);
+	tp_json_u64(&w, "flows_ended", ended);
+	for (i = TP_END_IDLE; i < TP_END_MAX; i++) {
+		snprintf(key, sizeof(key), "ended_%s", tp_end_reason_name(i));
+		tp_json_u64(&w, key, t.flows_ended[i]);
+	}
+	tp_json_u64(&w, "timers_armed", t.tim_armed + t.tim_rearmed);
+	tp_json_u64(&w, "timers_rearmed", t.tim_rearmed);
+	tp_json_u64(&w, "timers_expired", t.tim_expired);
+	tp_json_u64(&w, "timers_cancelled", t.tim_cancelled);
+	tp_json_u64(&w, "lat_p50_us", tp_stats_lat_pct(&t, 50));
+	tp_json_u64(&w, "lat_p99_us", tp_stats_lat_pct(&t, 99));
+	tp_json_u64(&w, "lat_max_us", t.lat_max_ns / 1000);
+	tp_json_u64(&w, "tick_us", ctx->cfg->tick_ns / 1000);
+	tp_json_u64_array(&w, "lateness_hist_log2_us", t.lat_hist,
+			  TP_LAT_BUCKETS);
+	tp_json_ipfix(&w, ctx, "ipfix_records", false);
+	fputs("}\n", w.f);
+	fflush(w.f);
 	if (final) {
-		fclose(f);
+		fclose(w.f);
 		ctx->stats_json = NULL;
 		ctx->stats_json_failed = true;	/* nothing after the last */
 	}
@@ -628,78 +722,7 @@ tp_stats_ipfix_check(const struct tp_ctx *ctx, uint64_t ended)
 	return ended == s.records + s.not_sent ? 0 : -1;
 }
 
-/*
- * --summary-json FILE: the final counters and the exactly-once check as
- * one JSON object, for tests and scripts (they read numbers from it, not
- * from the summary text). Keys are stable names; the check's terms are
- * under "check", every counter under "counters".
- *
- * Adding a counter is one line in tp_summary_counters():
- *	tp_json_u64(w, "name", value);
- * Drop reasons (tp_drop_names[]) and end reasons (tp_end_reason_name())
- * are written by a loop, as "drop_<name>" and "ended_<name>": a new reason
- * needs no line here.
- */
-struct tp_json {
-	FILE *f;		/**< Output. */
-	const char *sep;	/**< "" before an object's first member. */
-};
-
-static void
-tp_json_u64(struct tp_json *w, const char *key, uint64_t v)
-{
-	fprintf(w->f, "%s\"%s\":%" PRIu64, w->sep, key, v);
-	w->sep = ",";
-}
-
-static void
-tp_json_bool(struct tp_json *w, const char *key, bool v)
-{
-	fprintf(w->f, "%s\"%s\":%s", w->sep, key, v ? "true" : "false");
-	w->sep = ",";
-}
-
-/* Only fixed names (adapter, refresh mode): no escaping needed. */
-static void
-tp_json_str(struct tp_json *w, const char *key, const char *v)
-{
-	fprintf(w->f, "%s\"%s\":\"%s\"", w->sep, key, v);
-	w->sep = ",";
-}
-
-static void
-tp_json_begin(struct tp_json *w, const char *key)
-{
-	fprintf(w->f, "%s\"%s\":{", w->sep, key);
-	w->sep = "";
-}
-
-static void
-tp_json_end(struct tp_json *w)
-{
-	fputc('}', w->f);
-	w->sep = ",";
-}
-
 /* Every counter of the final summary, under "counters". */
-/* IPFIX export counters (only when --ipfix or --ipfix-file is on). */
-static void
-tp_summary_ipfix(struct tp_json *w, const struct tp_ctx *ctx)
-{
-	struct tp_ipfix_stats s;
-
-	if (!tp_ipfix_stats_get(ctx, &s))
-		return;
-	tp_json_u64(w, "ipfix_messages", s.messages);
-	tp_json_u64(w, "ipfix_exported", s.records);
-	tp_json_u64(w, "ipfix_bytes", s.bytes);
-	tp_json_u64(w, "ipfix_templates", s.templates);
-	tp_json_u64(w, "ipfix_not_sent", s.not_sent);
-	tp_json_u64(w, "ipfix_queue_full", s.queue_full);
-	tp_json_u64(w, "ipfix_reconnects", s.reconnects);
-	tp_json_u64(w, "ipfix_window_us", s.window_us);
-}
-
 static void
 tp_summary_counters(struct tp_json *w, const struct tp_ctx *ctx,
 		    const struct tp_lcore_stats *t)
@@ -755,7 +778,7 @@ tp_summary_counters(struct tp_json *w, const struct tp_ctx *ctx,
 	tp_json_u64(w, "mbufs_in_use", tp_stats_mbufs_in_use(ctx));
 	tp_json_u64(w, "records_written", ctx->rec.written);
 	tp_json_u64(w, "record_ring_waits", ctx->rec.ring_full);
-	tp_summary_ipfix(w, ctx);
+	tp_json_ipfix(w, ctx, "ipfix_exported", true);
 	tp_json_end(w);
 }
 
@@ -784,19 +807,13 @@ tp_summary_write(const struct tp_ctx *ctx, const struct tp_lcore_stats *t,
 {
 	const char *path = ctx->cfg->summary_json;
 	struct tp_json w = { .sep = "" };
-	int fd, err;
 
 	if (path[0] == '\0')
 		return 0;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		  S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
-	w.f = fd < 0 ? NULL : fdopen(fd, "w");
+	w.f = tp_stats_json_open(path);
 	if (w.f == NULL) {
-		err = errno;
-		if (fd >= 0)
-			close(fd);
 		TP_LOG(ERR, "cannot write --summary-json '%s': %s", path,
-		       strerror(err));
+		       strerror(errno));
 		return -1;
 	}
 	fputc('{', w.f);
