@@ -197,36 +197,9 @@ tp_pcap_run() {
 		--stop-when-done "$@"
 }
 
-# The two helpers below scrape the human summary text; tests read numbers
-# with tp_num/tp_nums (the summary JSON) instead, where a renamed key
-# fails the check rather than switching it off.
-
-# Summary value: tp_stat LOG "rx" N -> the Nth number on the summary line.
-tp_stat() {
-	sed -n '/=== timer_pipeline summary/,$p' "$1" |
-		awk -v key="$2" -v n="$3" '$1 == key {
-			c = 0
-			for (i = 2; i <= NF; i++) {
-				v = $i; gsub(/[^0-9]/, "", v)
-				if (v != "" && ++c == n) { print v; exit }
-			}
-		}'
-}
-
-# Summary counter by name on one line: tp_named LOG tx malformed -> the
-# number after "malformed" on the summary's "tx" line.
-tp_named() {
-	sed -n '/=== timer_pipeline summary/,$p' "$1" |
-		awk -v key="$2" -v name="$3" '$1 == key {
-			for (i = 2; i < NF; i++) {
-				w = $i; gsub(/[(),:]/, "", w)
-				if (w == name) {
-					v = $(i + 1); gsub(/[^0-9]/, "", v)
-					print v; exit
-				}
-			}
-		}'
-}
+# Tests read numbers with tp_num/tp_nums (the summary JSON), never from the
+# human summary text: a renamed key fails the check rather than switching
+# it off.
 
 # tp_nums LOG KEY...: numbers from the --summary-json of the run that
 # wrote LOG, one per KEY, space separated. A KEY with a dot is a path from
