@@ -452,6 +452,7 @@ tp_capture_check(const char *vdev, const char *path, bool infinite,
 			   err);
 		return NULL;
 	}
+	cap->max_gap_ns = sc.max_gap_ns;
 	tp_nb_caps++;
 	if (!atexit_done && cap->filtered)
 		atexit_done = atexit(tp_capture_release) == 0;

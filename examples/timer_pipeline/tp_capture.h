@@ -52,6 +52,7 @@ struct tp_capture {
 	uint64_t oversize_bytes; /**< ...their captured bytes... */
 	uint64_t first_oversize; /**< ...the first one's number (from 1)... */
 	uint64_t first_oversize_len; /**< ...and its captured length. */
+	uint64_t max_gap_ns;	/**< Largest gap between two timestamps. */
 };
 
 /**

@@ -175,6 +175,15 @@ struct tp_ctx {
 	rte_spinlock_t txq_lock[RTE_MAX_ETHPORTS]; /**< Serialises them. */
 	struct rte_ether_addr port_mac[RTE_MAX_ETHPORTS]; /**< Port MACs. */
 	uint16_t port_linktype[RTE_MAX_ETHPORTS]; /**< RX link type (pcap). */
+	/** Packets net_pcap delivers from the port's captures before its
+	 * input ends (records less oversize ones), valid when input_ends.
+	 */
+	uint64_t port_eof_pkts[RTE_MAX_ETHPORTS];
+	bool input_ends;		/**< Every port reads capture files. */
+	uint64_t eof_oversize;		/**< Their oversize records. */
+	uint64_t eof_quiet_ns;		/**< RX silence that also means the
+					 * input ended (its largest gap when
+					 * paced, plus 500 ms). */
 	bool ports_started;		/**< For teardown. */
 	struct rte_mempool *pool;	/**< Packet mbufs. */
 	int meta_offset;		/**< Our mbuf dynfield (tp_pkt_meta). */

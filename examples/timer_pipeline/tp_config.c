@@ -215,6 +215,11 @@ const struct tp_option tp_options[] = {
 		"stop after S seconds, 0 = run until SIGINT/SIGTERM"),
 	TP_BOOL("stop-when-done", "run", stop_when_done,
 		"stop once RX is idle and every flow has ended"),
+	TP_BOOL("flush-at-eof", "run", flush_at_eof,
+		"stop once every rx_pcap capture has been read to its end, "
+		"ending the flows still live as forced end instead of "
+		"waiting for their timeouts (what softflowd -r does at the "
+		"end of its file); every RX port must read capture files"),
 	TP_UINT("fault-worker-delay-us", 0, "debug", fault_worker_delay_us, 0,
 		100000, "US", "testing aid: workers spin US per dequeued "
 		"burst (slow workers, event device backpressure)"),

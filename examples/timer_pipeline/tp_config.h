@@ -133,6 +133,8 @@ struct tp_config {
 	uint32_t nb_mbufs;		/**< Mbuf pool size, 0 = auto. */
 	uint32_t duration_s;		/**< Stop after this long, 0 = never. */
 	bool stop_when_done;		/**< Stop when input ended, flows aged. */
+	bool flush_at_eof;		/**< Stop when every capture is read,
+					 * ending live flows (softflowd -r). */
 	bool rx_lcores_set;		/**< --rx-lcores was given. */
 	bool worker_lcores_set;		/**< --worker-lcores was given. */
 	bool rx_lcores[RTE_MAX_LCORE];	/**< RX role per lcore id. */

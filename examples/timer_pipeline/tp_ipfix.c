@@ -14,6 +14,7 @@
  *   failed, or still queued when the exit deadline passed).
  */
 
+#define _GNU_SOURCE		/* pthread_[gs]etaffinity_np, CPU_* */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -607,6 +608,39 @@ tp_ipfix_free(struct tp_ctx *ctx)
 	ctx->ipfix = NULL;
 }
 
+/*
+ * Where the thread runs. EAL puts control threads on the CPUs no lcore
+ * uses; when every CPU has an lcore it falls back to the main lcore's,
+ * which also walks the table in the forced end and feeds this thread, so
+ * the two take turns. The service lcores' CPUs are the better home then:
+ * on 2 CPUs the flush of 1M flows with export took 0.50 s beside the main
+ * lcore and 0.34 s beside the service lcore, aging by timeout the same
+ * (docs/ipfix.rst).
+ */
+static void
+tp_ipfix_place(struct tp_ipfix *x)
+{
+	rte_cpuset_t cur, main_cpus, svc, c;
+	unsigned int id;
+
+	main_cpus = rte_lcore_cpuset(rte_get_main_lcore());
+	if (pthread_getaffinity_np(x->thread, sizeof(cur), &cur) != 0 ||
+	    !CPU_EQUAL(&cur, &main_cpus))
+		return;		/* EAL found a CPU without an lcore */
+	CPU_ZERO(&svc);
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		if (!rte_lcore_has_role(id, ROLE_SERVICE))
+			continue;
+		c = rte_lcore_cpuset(id);
+		CPU_OR(&svc, &svc, &c);
+	}
+	if (CPU_COUNT(&svc) == 0 ||
+	    pthread_setaffinity_np(x->thread, sizeof(svc), &svc) != 0)
+		return;
+	TP_LOG(INFO, "IPFIX thread: every CPU has an lcore; it runs beside "
+	       "the service lcores");
+}
+
 int
 tp_ipfix_start(struct tp_ctx *ctx)
 {
@@ -635,6 +669,7 @@ tp_ipfix_start(struct tp_ctx *ctx)
 		return ret;
 	}
 	x->thread_started = true;
+	tp_ipfix_place(x);
 	return 0;
 }
 
@@ -649,6 +684,16 @@ tp_ipfix_submit(struct tp_ctx *ctx, const struct tp_flow_record *r)
 						sizeof(*r)) != 0)
 		__atomic_store_n(&x->st.queue_full, x->st.queue_full + 1,
 				 __ATOMIC_RELAXED);
+}
+
+uint32_t
+tp_ipfix_room(const struct tp_ctx *ctx)
+{
+	const struct tp_ipfix *x = ctx->ipfix;
+
+	if (x == NULL || x->ring == NULL)
+		return UINT32_MAX;
+	return x->stop ? 0 : rte_ring_free_count(x->ring);
 }
 
 void
@@ -711,6 +756,13 @@ tp_ipfix_submit(struct tp_ctx *ctx, const struct tp_flow_record *r)
 {
 	RTE_SET_USED(ctx);
 	RTE_SET_USED(r);
+}
+
+uint32_t
+tp_ipfix_room(const struct tp_ctx *ctx)
+{
+	RTE_SET_USED(ctx);
+	return UINT32_MAX;
 }
 
 void

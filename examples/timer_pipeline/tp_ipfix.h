@@ -156,6 +156,12 @@ int tp_ipfix_start(struct tp_ctx *ctx);
 void tp_ipfix_submit(struct tp_ctx *ctx, const struct tp_flow_record *r);
 
 /**
+ * Records the exporter's queue takes now (any thread); UINT32_MAX when
+ * export is off.
+ */
+uint32_t tp_ipfix_room(const struct tp_ctx *ctx);
+
+/**
  * Export what is queued, send the final options record, close and stop
  * the thread, within a bounded time (records left then are not sent).
  */

@@ -385,13 +385,25 @@ tp_port_capture_mbufs(uint16_t port)
 	return n;
 }
 
+/* An RX source whose input has no end (a live interface). */
+static bool
+tp_port_rx_endless(const char *tok)
+{
+	return strncmp(tok, "iface=", 6) == 0 ||
+		strncmp(tok, "rx_iface=", 9) == 0 ||
+		strncmp(tok, "rx_iface_in=", 12) == 0 ||
+		strcmp(tok, "infinite_rx=1") == 0;
+}
+
 /*
  * A port's link type and the oversize records of its captures: counted
  * as received and dropped, in the main lcore's slot (written before
- * launch, one writer).
+ * launch, one writer). Also how many packets its captures deliver:
+ * *ends is true when the port reads capture files only, so its input
+ * ends after port_eof_pkts packets.
  */
 static int
-tp_port_capture_info(struct tp_ctx *ctx, uint16_t port)
+tp_port_capture_info(struct tp_ctx *ctx, uint16_t port, bool *ends)
 {
 	struct tp_lcore_stats *st = &ctx->lc[ctx->main_lcore].stats;
 	const struct rte_devargs *da;
@@ -401,15 +413,19 @@ tp_port_capture_info(struct tp_ctx *ctx, uint16_t port)
 	int lt = -1;
 
 	ctx->port_linktype[port] = TP_DLT_EN10MB;
+	*ends = false;
 	if (rte_eth_dev_info_get(port, &info) != 0 || info.device == NULL ||
 	    strcmp(info.driver_name, "net_pcap") != 0)
 		return 0;
 	da = rte_dev_devargs(info.device);
 	if (da == NULL || da->args == NULL)
 		return 0;
+	*ends = true;
 	snprintf(args, sizeof(args), "%s", da->args);
 	for (tok = strtok_r(args, ",", &save); tok != NULL;
 	     tok = strtok_r(NULL, ",", &save)) {
+		if (tp_port_rx_endless(tok))
+			*ends = false;
 		if (strncmp(tok, "rx_pcap=", 8) != 0 ||
 		    (cap = tp_capture_find(tok + 8)) == NULL)
 			continue;
@@ -420,6 +436,9 @@ tp_port_capture_info(struct tp_ctx *ctx, uint16_t port)
 			return -EINVAL;
 		}
 		lt = cap->linktype;
+		ctx->port_eof_pkts[port] += cap->records - cap->oversize;
+		ctx->eof_oversize += cap->oversize;
+		ctx->eof_quiet_ns = RTE_MAX(ctx->eof_quiet_ns, cap->max_gap_ns);
 		st->rx_pkts += cap->oversize;
 		st->rx_bytes += cap->oversize_bytes;
 		st->drops[TP_DROP_OVERSIZE] += cap->oversize;
@@ -430,6 +449,37 @@ tp_port_capture_info(struct tp_ctx *ctx, uint16_t port)
 		       "Ethernet header in place of theirs", port, lt,
 		       tp_capture_linktype_name(lt));
 	}
+	return 0;
+}
+
+/*
+ * Each port's link type and where its input ends. --flush-at-eof needs an
+ * end on every port: a live interface never reaches one.
+ */
+static int
+tp_ports_input_info(struct tp_ctx *ctx)
+{
+	const struct tp_config *cfg = ctx->cfg;
+	bool ends;
+	uint16_t i;
+
+	ctx->input_ends = true;
+	for (i = 0; i < ctx->nb_ports; i++) {
+		ctx->dst_port[ctx->ports[i]] = ctx->ports[i];
+		if (tp_port_capture_info(ctx, ctx->ports[i], &ends) < 0)
+			return -EINVAL;
+		if (!ends && cfg->flush_at_eof) {
+			TP_LOG(ERR, "--flush-at-eof: port %u does not read "
+			       "capture files (net_pcap rx_pcap=FILE without "
+			       "infinite_rx=1): its input never ends",
+			       ctx->ports[i]);
+			return -EINVAL;
+		}
+		ctx->input_ends = ctx->input_ends && ends;
+	}
+	/* Paced input may be silent for its largest gap: not an end. */
+	ctx->eof_quiet_ns = (cfg->replay_pace ? ctx->eof_quiet_ns : 0) +
+		500 * 1000000ULL;
 	return 0;
 }
 
@@ -459,11 +509,8 @@ tp_ports_probe(struct tp_ctx *ctx)
 			return -EINVAL;
 		}
 	}
-	for (i = 0; i < ctx->nb_ports; i++) {
-		ctx->dst_port[ctx->ports[i]] = ctx->ports[i];
-		if (tp_port_capture_info(ctx, ctx->ports[i]) < 0)
-			return -EINVAL;
-	}
+	if (tp_ports_input_info(ctx) < 0)
+		return -EINVAL;
 	for (i = 0; cfg->fwd_mode == TP_FWD_PAIR && i + 1 < ctx->nb_ports;
 	     i += 2) {
 		ctx->dst_port[ctx->ports[i]] = ctx->ports[i + 1];

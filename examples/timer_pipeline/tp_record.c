@@ -255,6 +255,17 @@ tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r)
 		tp_ipfix_submit(ctx, r);	/* never waits */
 }
 
+uint32_t
+tp_records_room(const struct tp_ctx *ctx)
+{
+	uint32_t room = tp_ipfix_room(ctx), queued;
+
+	if (room == UINT32_MAX || ctx->rec.ring == NULL)
+		return room;
+	queued = rte_ring_count(ctx->rec.ring);
+	return room > queued ? room - queued : 0;
+}
+
 /* Main lcore: hand queued records to the sinks. */
 unsigned int
 tp_records_drain(struct tp_ctx *ctx)

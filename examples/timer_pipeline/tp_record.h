@@ -87,6 +87,13 @@ void tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 void tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r);
 
 /**
+ * Records the sinks take now without counting any as not sent: room in
+ * the IPFIX queue less the records still in the ring (UINT32_MAX when no
+ * sink can refuse one; the flow log writes each record in place).
+ */
+uint32_t tp_records_room(const struct tp_ctx *ctx);
+
+/**
  * Main lcore: drain the ring through tp_record_emit().
  *
  * @return Records drained.

@@ -294,4 +294,64 @@ check(s) failed" "$WORK/$name.log"
 	done
 fi
 
+# --- --flush-at-eof: stop at the end of the captures ----------------------
+
+# Timeouts of 30 s: every flow is still live when the capture ends, so each
+# ends by the flush (forced end), at once rather than after its timeout.
+# Paced, with a 1.5-s silence inside the capture: the end is where the
+# capture ends (every packet received and delivered in its time, none
+# dropped at shutdown from the replay stash), not the first silence.
+LONG_TMO=(--tmo-tcp-syn 30 --tmo-tcp-est 30 --tmo-tcp-closing 30
+	--tmo-udp 30 --tmo-icmp 30 --tmo-other 30)
+$GEN -o "$WORK/gap.pcap" --seed 41 --flows 6 --pkts 3 --idle-gap-pct 100 \
+	--idle-gap-ms 1500 2>/dev/null
+NGAP=$($TOOL count "$WORK/gap.pcap")
+for mode in fast paced; do
+	name=flush_at_eof_$mode
+	log=$WORK/$name.log
+	pace=()
+	[ $mode = paced ] && pace=(--replay-pace)
+	run_vdev "$log" "rx_pcap=$WORK/gap.pcap,tx_pcap=$WORK/$name.out.pcap" \
+		"${LONG_TMO[@]}" --flush-at-eof "${pace[@]}"
+	rc=$?
+	read -r rx shut created forced < <(tp_nums "$log" rx_pkts \
+		drop_shutdown flows_created ended_forced_end)
+	if ! tp_clean_exit "$rc" "$log"; then
+		tp_fail $name "exit status $rc or exactly-once check failed" \
+			"$log"
+	elif ! grep -q "stopping (every capture read (--flush-at-eof))" \
+		"$log"; then
+		tp_fail $name "did not stop at the end of the capture" "$log"
+	elif ! tp_expect "packets received" "$rx" eq "$NGAP" ||
+	     ! tp_expect "packets dropped at shutdown" "$shut" eq 0 ||
+	     ! tp_expect "flows created" "$created" gt 0 ||
+	     ! tp_expect "flows forced to end" "$forced" eq "$created"; then
+		tp_fail $name "$TP_WHY" "$log"
+	else
+		tp_pass $name
+	fi
+done
+# Input without an end: exit 2 naming the option and the port.
+for src in infinite null; do
+	name=flush_at_eof_refused_$src
+	log=$WORK/$name.log
+	tp_eal
+	if [ $src = infinite ]; then
+		vdev="--vdev=net_pcap0,rx_pcap=$GOOD,infinite_rx=1"
+	else
+		vdev="--vdev=net_null0"
+	fi
+	tp_run "$log" 60 "${EAL[@]}" --vdev=event_sw0 "$vdev" -- -T 0 \
+		--flows 4096 --flush-at-eof
+	rc=$?
+	if [ $rc -ne 2 ]; then
+		tp_fail $name "exit status $rc, want 2" "$log"
+	elif ! grep -q -- "--flush-at-eof: port 0 does not read capture" \
+		"$log"; then
+		tp_fail $name "no message naming --flush-at-eof and port 0" "$log"
+	else
+		tp_pass $name
+	fi
+done
+
 tp_result

@@ -156,6 +156,7 @@ OPTIONS=(portmask rx-queues rxd txd burst mbufs fwd-mode mac-updating
 	 tmo-tcp-syn tmo-tcp-est tmo-tcp-closing tmo-udp tmo-icmp tmo-other
 	 tmo-active flows table-full flow-log flow-log-format trace-timers
 	 trace-flow replay-pace stats-period stats-json duration stop-when-done
+	 flush-at-eof
 	 fault-worker-delay-us summary-json ipfix ipfix-transport ipfix-file
 	 ipfix-domain ipfix-template-refresh ipfix-queue)
 for form in "--help" "-- --help" "-- -h" "-- --flows 5 --help"; do

@@ -178,6 +178,34 @@ else
 	tp_pass queue_full
 fi
 
+# Flush at the end of the capture through the same 64-record queue: the
+# forced end walks the table no faster than the exporter takes records,
+# so every one of the 3000 flows is exported and none is counted as not
+# sent (without that wait most of them found the queue full). Timeouts of
+# 30 s: every flow ends by the flush, long before any timer.
+tp_pcap_run "$WORK/eof.log" "$WORK/many.pcap" "$WORK/eof.out.pcap" \
+	--flows 8192 --flow-log "$WORK/eof.json" --tmo-udp 30 \
+	--tmo-tcp-syn 30 --tmo-tcp-est 30 --tmo-icmp 30 --tmo-other 30 \
+	--ipfix-file "$WORK/eof.ipfix" --ipfix-queue 64 --flush-at-eof
+rc=$?
+read -r created forced exported notsent < <(tp_nums "$WORK/eof.log" \
+	flows_created ended_forced_end ipfix_exported ipfix_not_sent)
+if ! ipfix_accounted "$WORK/eof.log" $rc; then
+	tp_fail flush_at_eof_queue "exit $rc or check failed" "$WORK/eof.log"
+elif ! grep -q "every capture read (--flush-at-eof)" "$WORK/eof.log"; then
+	tp_fail flush_at_eof_queue "did not stop at the end of the capture" \
+		"$WORK/eof.log"
+elif ! tp_expect "flows forced to end" "$forced" eq "$created" ||
+     ! tp_expect "flows exported" "$exported" eq "$created" ||
+     ! tp_expect "records not sent" "$notsent" eq 0; then
+	tp_fail flush_at_eof_queue "$TP_WHY" "$WORK/eof.log"
+elif ! why=$($ICHECK ipfix "$WORK/eof.ipfix" "$WORK/eof.json" \
+	     --not-sent 0); then
+	tp_fail flush_at_eof_queue "$why"
+else
+	tp_pass flush_at_eof_queue
+fi
+
 # 3. TCP: a listener stores the stream; ipfixDump and python3-ipfix.
 port=$(free_port tcp)
 $LISTEN "$port" "$WORK/tcp.stream" &
