@@ -170,8 +170,9 @@ hugepages_free() {
 }
 
 # run_tp LOG [APP-OPTIONS...]. Peak RSS leaves out the 2-MB pages DPDK
-# maps: the most pages in use during the run (sampled every 20 ms) are
-# written to LOG.huge in MB.
+# maps: with SAMPLE_HUGE=1 (untimed runs only: sampling takes CPU) the
+# most pages in use during the run, sampled every 20 ms, are written to
+# LOG.huge in MB.
 run_tp() {
 	local log=$1 free0 low pid f
 	shift
@@ -184,13 +185,14 @@ run_tp() {
 		--fwd-mode drop --flows "$TABLE" --tmo-udp 1s -T 0 \
 		"$@" >"$log" 2>&1 &
 	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do
+	while [ "${SAMPLE_HUGE:-0}" = 1 ] && kill -0 "$pid" 2>/dev/null; do
 		f=$(hugepages_free)
 		[ "$f" -lt "$low" ] && low=$f
 		sleep 0.02
 	done
 	wait "$pid" || true
-	echo $(((free0 - low) * 2)) >"$log.huge"
+	[ "${SAMPLE_HUGE:-0}" = 1 ] && echo $(((free0 - low) * 2)) >"$log.huge"
+	return 0
 }
 
 # A UDP socket bound and never read: the kernel drops what overflows it.
@@ -256,9 +258,8 @@ def grab(rx, default=None):
 rss = grab(r"Maximum resident set size \(kbytes\): (\d+)", 0)
 d = {"prog": p, "rep": int(r), "wall_s": int(us) / 1e6,
      "rss_mb": round(rss / 1024, 1)}
-try:	# the pipeline's 2-MB pages, which RSS leaves out
+try:	# the pipeline's 2-MB pages (untimed runs), which RSS leaves out
     d["hugepages_mb"] = int(open(log + ".huge").read())
-    d["rss_mb"] += d["hugepages_mb"]
 except (OSError, ValueError):
     pass
 if p in ("softflowd", "tp_ipfix", "tp_ipfix_eof"):
@@ -293,12 +294,26 @@ for r in $(seq 1 "$REPS"); do
 	done
 done
 
+# Untimed: the 2-MB pages each pipeline run holds (RSS leaves them out).
+for p in tp_ipfix_sink tp_none; do
+	echo "== memory: $p" >&2
+	SAMPLE_HUGE=1 run_one "$p" 0 >>"$WORK/mem.jsonl"
+done
+
 "$PY" - "$WORK/runs.jsonl" "$OUT/ipfix.json" "$NFLOWS" "$REPS" "$MEM" \
 	"$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
 	"$(date -u +%Y-%m-%dT%H:%MZ)" "$LOAD0" "$NFBUF" <<'EOF'
 import json, os, statistics, sys
 runs = [json.loads(l) for l in open(sys.argv[1])]
-nflows, reps, mem = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+mem = {x["prog"]: x.get("hugepages_mb", 0)
+       for x in map(json.loads, open(sys.argv[1].replace("runs", "mem")))}
+for x in runs:	# peak memory: RSS plus the pipeline's 2-MB pages
+    x["hugepages_mb"] = 0
+    if x["prog"].startswith("tp_"):
+        x["hugepages_mb"] = mem["tp_ipfix_sink" if "ipfix" in x["prog"]
+                                else "tp_none"]
+    x["mem_mb"] = x["rss_mb"] + x["hugepages_mb"]
+nflows, reps, eal_mem = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 by = {}
 for x in runs:
     by.setdefault(x["prog"], []).append(x)
@@ -312,7 +327,8 @@ progs = {}
 for p, xs in by.items():
     g = progs[p] = {"wall_s": agg([x["wall_s"] for x in xs]),
                     "flows_per_s": agg([nflows / x["wall_s"] for x in xs]),
-                    "rss_mb": agg([x["rss_mb"] for x in xs])}
+                    # peak RSS, plus the pipeline's 2-MB pages
+                    "mem_mb": agg([x["mem_mb"] for x in xs])}
     if "export_window_s" in xs[0]:
         g["export_window_s"] = agg([x["export_window_s"] for x in xs])
         g["not_sent"] = max(x["not_sent"] for x in xs)
@@ -335,7 +351,7 @@ try:
     rmem = int(open("/proc/sys/net/core/rmem_max").read())
 except OSError:
     rmem = None
-doc = {"flows": nflows, "reps": reps, "eal_memory": mem, "runs": runs,
+doc = {"flows": nflows, "reps": reps, "eal_memory": eal_mem, "runs": runs,
        "programs": progs,
        # nfcapd's socket buffer (-B), capped by net.core.rmem_max
        "nfcapd_buffer": int(sys.argv[9]), "net_core_rmem_max": rmem,
@@ -397,7 +413,7 @@ for p in ("softflowd", "tp_ipfix_eof", "tp_none_eof", "tp_ipfix", "tp_none",
         g["flows_per_s"]["median"],
         "%d" % g["received"]["min"] if "received" in g else "-",
         "%.2f" % g["collector_cpu_s"]["median"]
-        if g.get("collector_cpu_s") else "-", g["rss_mb"]["median"]))
+        if g.get("collector_cpu_s") else "-", g["mem_mb"]["median"]))
 def line(what, key, target):
     r = doc["ratios"][key]
     print("%-46s %6.3f [%.3f, %.3f]%s" % (what, r["of_medians"],
