@@ -256,8 +256,13 @@ def grab(rx, default=None):
     m = re.search(rx, text)
     return int(m.group(1)) if m else default
 rss = grab(r"Maximum resident set size \(kbytes\): (\d+)", 0)
+def secs(what):
+    m = re.search(what + r" time \(seconds\): ([0-9.]+)", text)
+    return float(m.group(1)) if m else 0.0
 d = {"prog": p, "rep": int(r), "wall_s": int(us) / 1e6,
-     "rss_mb": round(rss / 1024, 1)}
+     "rss_mb": round(rss / 1024, 1),
+     # CPU the program used (the pipeline's lcores poll even when idle)
+     "cpu_s": round(secs("User") + secs("System"), 2)}
 try:	# the pipeline's 2-MB pages (untimed runs), which RSS leaves out
     d["hugepages_mb"] = int(open(log + ".huge").read())
 except (OSError, ValueError):
@@ -328,7 +333,8 @@ for p, xs in by.items():
     g = progs[p] = {"wall_s": agg([x["wall_s"] for x in xs]),
                     "flows_per_s": agg([nflows / x["wall_s"] for x in xs]),
                     # peak RSS, plus the pipeline's 2-MB pages
-                    "mem_mb": agg([x["mem_mb"] for x in xs])}
+                    "mem_mb": agg([x["mem_mb"] for x in xs]),
+                    "cpu_s": agg([x["cpu_s"] for x in xs])}
     if "export_window_s" in xs[0]:
         g["export_window_s"] = agg([x["export_window_s"] for x in xs])
         g["not_sent"] = max(x["not_sent"] for x in xs)
@@ -402,16 +408,17 @@ doc["conditions"] = {
     "order": "interleaved, rotated each repetition: " + " ".join(
         x["prog"] for x in runs[:len(by)])}
 json.dump(doc, open(sys.argv[2], "w"), indent=1)
-print("%-13s %7s %7s %7s %10s %9s %8s %7s" % (
-    "program", "wall_s", "min", "max", "flows/s", "received", "nfcapd_s",
-    "mem_MB"))
+print("%-13s %7s %7s %7s %10s %9s %6s %8s %7s" % (
+    "program", "wall_s", "min", "max", "flows/s", "received", "cpu_s",
+    "nfcapd_s", "mem_MB"))
 for p in ("softflowd", "tp_ipfix_eof", "tp_none_eof", "tp_ipfix", "tp_none",
           "tp_ipfix_sink"):
     g = progs[p]
-    print("%-13s %7.2f %7.2f %7.2f %10.0f %9s %8s %7.0f" % (
+    print("%-13s %7.2f %7.2f %7.2f %10.0f %9s %6.2f %8s %7.0f" % (
         p, g["wall_s"]["median"], g["wall_s"]["min"], g["wall_s"]["max"],
         g["flows_per_s"]["median"],
         "%d" % g["received"]["min"] if "received" in g else "-",
+        g["cpu_s"]["median"],
         "%.2f" % g["collector_cpu_s"]["median"]
         if g.get("collector_cpu_s") else "-", g["mem_mb"]["median"]))
 def line(what, key, target):
