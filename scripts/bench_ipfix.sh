@@ -183,7 +183,7 @@ run_tp() {
 		$MEM --file-prefix "bench_ipfix_$$" --vdev=event_sw0 \
 		--log-level=lib.eal:warning --vdev="net_pcap0,rx_pcap=$CAP" -- \
 		--fwd-mode drop --flows "$TABLE" --tmo-udp 1s -T 0 \
-		"$@" >"$log" 2>&1 &
+		--summary-json "$log.json" "$@" >"$log" 2>&1 &
 	pid=$!
 	while [ "${SAMPLE_HUGE:-0}" = 1 ] && kill -0 "$pid" 2>/dev/null; do
 		f=$(hugepages_free)
@@ -248,9 +248,9 @@ run_one() { # run_one PROG REP -> one JSON line on stdout
 		t1=$(date +%s%N) ;;
 	esac
 	"$PY" - "$p" "$r" "$log" "$(((t1 - t0) / 1000))" "${GOT:-0}" \
-		"${NFCPU:-}" <<'EOF'
+		"${NFCPU:-}" "$t0" <<'EOF'
 import json, re, sys
-p, r, log, us, got, nfcpu = sys.argv[1:]
+p, r, log, us, got, nfcpu, t0_ns = sys.argv[1:]
 text = open(log, errors="replace").read()
 def grab(rx, default=None):
     m = re.search(rx, text)
@@ -277,6 +277,23 @@ if p.startswith("tp_"):
         r"every flow ended (\d+) ms after the last packet")
     d["flushed_ms_after_stop"] = grab(
         r"flushed and drained (\d+) ms after the stop request")
+if p.startswith("tp_"):
+    # Phases, from the summary JSON's times: start-up (exec to the
+    # lcores' launch: capture check, EAL, tables), running (to the stop
+    # request: reading the capture, and when ageing the timeout), flush
+    # (forced end and drain), exit (summary, teardown, exporter's last
+    # sends).
+    try:
+        tm = json.load(open(log + ".json"))["times"]
+        launch = tm["launch_unix_ms"] / 1e3 - int(t0_ns) / 1e9
+        d["phases_s"] = {
+            "start_up": round(launch, 3),
+            "running": tm["stop_request_ms"] / 1e3,
+            "flush": (tm["stopped_ms"] - tm["stop_request_ms"]) / 1e3,
+            "exit": round(d["wall_s"] - launch - tm["stopped_ms"] / 1e3,
+                          3)}
+    except (OSError, ValueError, KeyError):
+        d["phases_s"] = None
 if p.startswith("tp_ipfix"):
     d["exported"] = grab(r"ipfix\s+messages \d+ records (\d+)", 0)
     d["not_sent"] = grab(r"not_sent (\d+)", 0)
@@ -344,6 +361,10 @@ for p, xs in by.items():
         g["collector_cpu_s"] = agg([x["collector_cpu_s"] for x in xs])
     if "check_passed" in xs[0]:
         g["check_passed_every_run"] = all(x["check_passed"] for x in xs)
+    if xs[0].get("phases_s"):
+        g["phases_s"] = {k: agg([x["phases_s"][k] for x in xs
+                                 if x.get("phases_s")])
+                         for k in ("start_up", "running", "flush", "exit")}
 def ratio(a, b, invert=False):
     """Wall time a / b; b / a when invert (a ratio of rates)."""
     pa = [x["wall_s"] for x in sorted(by[a], key=lambda x: x["rep"])]
@@ -421,6 +442,14 @@ for p in ("softflowd", "tp_ipfix_eof", "tp_none_eof", "tp_ipfix", "tp_none",
         g["cpu_s"]["median"],
         "%.2f" % g["collector_cpu_s"]["median"]
         if g.get("collector_cpu_s") else "-", g["mem_mb"]["median"]))
+print("pipeline phases, median s: start-up (exec to launch), running (to "
+      "the stop request), flush, exit")
+for p in ("tp_ipfix_eof", "tp_none_eof", "tp_ipfix", "tp_none",
+          "tp_ipfix_sink"):
+    ph = progs[p].get("phases_s")
+    if ph:
+        print("  %-13s %s" % (p, "  ".join(
+            "%s %.3f" % (k, v["median"]) for k, v in ph.items())))
 def line(what, key, target):
     r = doc["ratios"][key]
     print("%-46s %6.3f [%.3f, %.3f]%s" % (what, r["of_medians"],

@@ -795,6 +795,27 @@ tp_summary_check_ipfix(struct tp_json *w, const struct tp_ctx *ctx)
 }
 
 /*
+ * When the run's phases happened, in ms from the launch (the lcores
+ * started), and the launch itself on the wall clock: a benchmark tells
+ * start-up, running, flushing and exit apart with them.
+ */
+static void
+tp_summary_times(struct tp_json *w, const struct tp_ctx *ctx)
+{
+	const uint64_t ms = ctx->hz / 1000;
+
+	tp_json_str(w, "stop_reason", ctx->stop_reason != NULL ?
+		    ctx->stop_reason : "none");
+	tp_json_begin(w, "times");
+	tp_json_u64(w, "launch_unix_ms", ctx->start_ns / 1000000);
+	tp_json_u64(w, "stop_request_ms", ctx->stop_tsc > ctx->start_tsc ?
+		    (ctx->stop_tsc - ctx->start_tsc) / ms : 0);
+	tp_json_u64(w, "stopped_ms", ctx->phase_tsc > ctx->start_tsc ?
+		    (ctx->phase_tsc - ctx->start_tsc) / ms : 0);
+	tp_json_end(w);
+}
+
+/*
  * Write --summary-json (if set): run facts, "check" with the exactly-once
  * check's terms as tp_stats_check() printed them, then "counters". The
  * file is created like --flow-log (no symbolic link, 0644).
@@ -822,6 +843,7 @@ tp_summary_write(const struct tp_ctx *ctx, const struct tp_lcore_stats *t,
 	tp_json_str(&w, "refresh", ctx->cfg->refresh == TP_REFRESH_LAZY ?
 		    "lazy" : "every-packet");
 	tp_json_bool(&w, "aborted", ctx->aborted);
+	tp_summary_times(&w, ctx);
 	tp_json_begin(&w, "check");
 	tp_json_bool(&w, "passed", passed);
 	tp_json_u64(&w, "flows_created", t->flows_created);
