@@ -21,8 +21,8 @@
 #                 without a collector decoding beside it on the same CPUs.
 #
 # Per run: wall time from start to exit (every exporter exits after its
-# last record was sent; nfcapd on loopback has it then), flows/s = flows /
-# wall, records the collector counted (nfcapd's own total at exit; must
+# last record was sent), time from start to the last record on the
+# collector's port (tcpdump on lo, headers only), flows/s = flows / wall, records the collector counted (nfcapd's own total at exit; must
 # equal the flows), records the pipeline counted as not sent, nfcapd's CPU
 # time, peak memory (RSS from /usr/bin/time, plus the 2-MB pages the
 # pipeline held, which RSS leaves out). Per program: median, min, max; ratios of
@@ -142,11 +142,16 @@ collector_start() {
 	nfcapd -w "$WORK/$1.nf" -p "$PORT" -b 127.0.0.1 -t 3600 \
 		-B "$NFBUF" >"$LOGS/$1.nfcapd.log" 2>&1 &
 	NFPID=$!
-	for _ in $(seq 50); do	# listening within 5 s
-		ss -Hlun "sport = :$PORT" 2>/dev/null | grep -q . && return 0
+	# What reaches the collector, headers only: the last record's time.
+	tcpdump -i lo -s 64 -B 16384 -w "$WORK/$1.pcap" \
+		"udp and dst port $PORT" 2>"$WORK/$1.tcpdump" &
+	TDPID=$!
+	for _ in $(seq 50); do	# both listening within 5 s
+		ss -Hlun "sport = :$PORT" 2>/dev/null | grep -q . &&
+			grep -q "listening on" "$WORK/$1.tcpdump" && return 0
 		sleep 0.1
 	done
-	echo "bench_ipfix: nfcapd does not listen on $PORT" >&2
+	echo "bench_ipfix: nfcapd or tcpdump not ready on $PORT" >&2
 }
 
 # collector_stop NAME: GOT = the flows nfcapd counted (its summary at
@@ -154,6 +159,21 @@ collector_start() {
 # wait for nfcapd.
 collector_stop() {
 	sleep 0.5
+	kill -INT "$TDPID" 2>/dev/null
+	wait "$TDPID" 2>/dev/null || true
+	LAST_NS=$("$PY" -c "import struct, sys
+f = open(sys.argv[1], 'rb')
+le = f.read(4) == b'\\xd4\\xc3\\xb2\\xa1'
+f.read(20)
+last = 0
+while True:
+    h = f.read(16)
+    if len(h) < 16:
+        break
+    s, us, incl, _ = struct.unpack('<IIII' if le else '>IIII', h)
+    f.seek(incl, 1)
+    last = s * 10**9 + us * 1000
+print(last)" "$WORK/$1.pcap" 2>/dev/null || echo 0)
 	NFCPU=$(cat /proc/"$NFPID"/task/*/stat 2>/dev/null | awk -v hz="$(getconf CLK_TCK)" \
 		'{t += $14 + $15} END {printf "%.3f", t / hz}')
 	kill -TERM "$NFPID" 2>/dev/null
@@ -214,6 +234,7 @@ run_one() { # run_one PROG REP -> one JSON line on stdout
 	t0=$(date +%s%N)
 	GOT=0
 	NFCPU=""
+	LAST_NS=0
 	case $p in
 	tp_ipfix|tp_ipfix_eof)
 		collector_start "$p.$r"
@@ -248,9 +269,9 @@ run_one() { # run_one PROG REP -> one JSON line on stdout
 		t1=$(date +%s%N) ;;
 	esac
 	"$PY" - "$p" "$r" "$log" "$(((t1 - t0) / 1000))" "${GOT:-0}" \
-		"${NFCPU:-}" "$t0" <<'EOF'
+		"${NFCPU:-}" "$t0" "$LAST_NS" <<'EOF'
 import json, re, sys
-p, r, log, us, got, nfcpu, t0_ns = sys.argv[1:]
+p, r, log, us, got, nfcpu, t0_ns, last_ns = sys.argv[1:]
 text = open(log, errors="replace").read()
 def grab(rx, default=None):
     m = re.search(rx, text)
@@ -270,6 +291,9 @@ except (OSError, ValueError):
 if p in ("softflowd", "tp_ipfix", "tp_ipfix_eof"):
     d["received"] = int(got) if got not in ("", "null") else 0
     d["collector_cpu_s"] = float(nfcpu) if nfcpu else None
+    # start to the last record on the collector's port (tcpdump on lo)
+    d["to_last_record_s"] = ((int(last_ns) - int(t0_ns)) / 1e9
+                             if int(last_ns) > 0 else None)
 if p.startswith("tp_"):
     d["flows"] = grab(r"flows\s+active \d+ created (\d+)", 0)
     d["check_passed"] = "\n  PASSED" in text
@@ -359,16 +383,17 @@ for p, xs in by.items():
         g["received"] = agg([x["received"] for x in xs])
         g["lost"] = max(nflows - x["received"] for x in xs)
         g["collector_cpu_s"] = agg([x["collector_cpu_s"] for x in xs])
+        g["to_last_record_s"] = agg([x["to_last_record_s"] for x in xs])
     if "check_passed" in xs[0]:
         g["check_passed_every_run"] = all(x["check_passed"] for x in xs)
     if xs[0].get("phases_s"):
         g["phases_s"] = {k: agg([x["phases_s"][k] for x in xs
                                  if x.get("phases_s")])
                          for k in ("start_up", "running", "flush", "exit")}
-def ratio(a, b, invert=False):
-    """Wall time a / b; b / a when invert (a ratio of rates)."""
-    pa = [x["wall_s"] for x in sorted(by[a], key=lambda x: x["rep"])]
-    pb = [x["wall_s"] for x in sorted(by[b], key=lambda x: x["rep"])]
+def ratio(a, b, invert=False, key="wall_s"):
+    """Time a / b; b / a when invert (a ratio of rates)."""
+    pa = [x[key] for x in sorted(by[a], key=lambda x: x["rep"])]
+    pb = [x[key] for x in sorted(by[b], key=lambda x: x["rep"])]
     if invert:
         pa, pb = pb, pa
     per = sorted(u / v for u, v in zip(pa, pb) if v)
@@ -387,6 +412,11 @@ doc = {"flows": nflows, "reps": reps, "eal_memory": eal_mem, "runs": runs,
            # every flow at the end of the capture (like for like)
            "flows_per_s_tp_ipfix_eof_over_softflowd":
                ratio("tp_ipfix_eof", "softflowd", invert=True),
+           # the same, each up to its last record on the collector's port
+           # (the pipeline's exit, after it, left out)
+           "to_last_record_flows_per_s_tp_ipfix_eof_over_softflowd":
+               ratio("tp_ipfix_eof", "softflowd", invert=True,
+                     key="to_last_record_s"),
            # the most an exporter inside the pipeline could reach: the
            # pipeline's own wall time without export
            "flows_per_s_tp_none_eof_over_softflowd":
@@ -406,10 +436,13 @@ doc = {"flows": nflows, "reps": reps, "eal_memory": eal_mem, "runs": runs,
 rat = doc["ratios"]
 lost = max(progs[p]["lost"] for p in ("tp_ipfix", "tp_ipfix_eof"))
 doc["targets"] = {
+    # the issue's measure: flows / time to the last record collected,
+    # every flow ending at the end of the capture in both programs
     "flows_per_s_x_softflowd": {
-        "target": 10, "measured":
-        rat["flows_per_s_tp_ipfix_eof_over_softflowd"]["of_medians"],
-        "met": rat["flows_per_s_tp_ipfix_eof_over_softflowd"]
+        "target": 10, "measured": rat[
+            "to_last_record_flows_per_s_tp_ipfix_eof_over_softflowd"]
+        ["of_medians"],
+        "met": rat["to_last_record_flows_per_s_tp_ipfix_eof_over_softflowd"]
         ["of_medians"] >= 10},
     "records_lost": {"target": 0, "measured": lost, "met": lost == 0},
     "export_cost_with_nfcapd_on_the_cpus": {
@@ -429,14 +462,16 @@ doc["conditions"] = {
     "order": "interleaved, rotated each repetition: " + " ".join(
         x["prog"] for x in runs[:len(by)])}
 json.dump(doc, open(sys.argv[2], "w"), indent=1)
-print("%-13s %7s %7s %7s %10s %9s %6s %8s %7s" % (
-    "program", "wall_s", "min", "max", "flows/s", "received", "cpu_s",
-    "nfcapd_s", "mem_MB"))
+print("%-13s %7s %7s %7s %7s %10s %9s %6s %8s %7s" % (
+    "program", "wall_s", "min", "max", "last_s", "flows/s", "received",
+    "cpu_s", "nfcapd_s", "mem_MB"))
 for p in ("softflowd", "tp_ipfix_eof", "tp_none_eof", "tp_ipfix", "tp_none",
           "tp_ipfix_sink"):
     g = progs[p]
-    print("%-13s %7.2f %7.2f %7.2f %10.0f %9s %6.2f %8s %7.0f" % (
+    print("%-13s %7.2f %7.2f %7.2f %7s %10.0f %9s %6.2f %8s %7.0f" % (
         p, g["wall_s"]["median"], g["wall_s"]["min"], g["wall_s"]["max"],
+        "%.2f" % g["to_last_record_s"]["median"]
+        if g.get("to_last_record_s") else "-",
         g["flows_per_s"]["median"],
         "%d" % g["received"]["min"] if "received" in g else "-",
         g["cpu_s"]["median"],
@@ -455,7 +490,10 @@ def line(what, key, target):
     print("%-46s %6.3f [%.3f, %.3f]%s" % (what, r["of_medians"],
           r["per_rep_min"], r["per_rep_max"], target))
 line("flows/s tp_ipfix_eof / softflowd (like for like)",
-     "flows_per_s_tp_ipfix_eof_over_softflowd", "  target >= 10")
+     "flows_per_s_tp_ipfix_eof_over_softflowd", "")
+line("  to the last record collected",
+     "to_last_record_flows_per_s_tp_ipfix_eof_over_softflowd",
+     "  target >= 10")
 line("flows/s tp_none_eof / softflowd (no export)",
      "flows_per_s_tp_none_eof_over_softflowd", "")
 line("flows/s tp_ipfix / softflowd (real timeout)",
