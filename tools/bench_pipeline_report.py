@@ -314,10 +314,20 @@ def table(doc):
         lines.append("IPFIX export (scripts/bench_ipfix.sh, %s flows): ratio "
                      "of medians [per-rep min, max]" %
                      doc["ipfix"].get("flows", "?"))
+        c = doc["ipfix"].get("conditions")
+        if c:
+            lines.append("  (its own run: %s, commit %s)" % (c.get("date"),
+                                                           c.get("commit")))
         for name, r in sorted(doc["ipfix"].get("ratios", {}).items()):
-            lines.append("  %-44s %8s [%s, %s]" % (
+            lines.append("  %-56s %8s [%s, %s]" % (
                 name, fmt(r.get("of_medians")), fmt(r.get("per_rep_min")),
                 fmt(r.get("per_rep_max"))))
+        t = doc["ipfix"].get("targets", {})
+        if t and all(isinstance(v, dict) for v in t.values()):
+            lines.append("  IPFIX targets: " + ", ".join(
+                "%s %s (%s)" % (k, "met" if v.get("met") else "MISSED",
+                                fmt(v.get("measured")))
+                for k, v in t.items()))
     lines.append("")
     lines.append("targets: " + ", ".join(
         "%s %s" % (k, "met" if v.get("met") else "MISSED")
