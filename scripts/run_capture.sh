@@ -14,7 +14,8 @@
 # 1 s, other 5 s, active 60 s) and --stop-when-done, so the run stops once
 # every flow has ended: at most about 5 s after the last packet. Options
 # after "--" go to the pipeline and override these (e.g. -- --tmo-udp 30s,
-# or -- --no-replay-pace to read a long capture as fast as possible).
+# or -- --no-replay-pace --flush-at-eof to read a long capture as fast as
+# possible and end the flows still live at its end, as softflowd -r does).
 #
 # Output in DIR (default build/capture/NAME, NAME = the capture's file name
 # without its extension):
@@ -25,7 +26,7 @@
 set -euo pipefail
 
 usage() {
-	sed -n '5,24p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '5,25p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
