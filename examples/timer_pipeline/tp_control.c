@@ -40,17 +40,26 @@ tp_control_set_phase(struct tp_ctx *ctx, enum tp_phase phase, uint64_t now)
 
 /* Every packet and timer event consumed and every flow finalised. */
 static bool
-tp_control_drained(const struct tp_ctx *ctx)
+tp_control_drained(const struct tp_lcore_stats *t)
 {
-	struct tp_lcore_stats t;
 	uint64_t ended = 0;
 	unsigned int r;
 
-	tp_stats_sum(ctx, &t);
 	for (r = 0; r < TP_END_MAX; r++)
-		ended += t.flows_ended[r];
-	return t.ev_enq == t.ev_deq_pkt && t.flows_created == ended &&
-		t.tim_armed + t.tim_rearmed == t.tim_expired + t.tim_cancelled;
+		ended += t->flows_ended[r];
+	return t->ev_enq == t->ev_deq_pkt && t->flows_created == ended &&
+		t->tim_armed + t->tim_rearmed ==
+		t->tim_expired + t->tim_cancelled;
+}
+
+/* The same, on counters summed now (the flush phase has none at hand). */
+static bool
+tp_control_drained_now(const struct tp_ctx *ctx)
+{
+	struct tp_lcore_stats t;
+
+	tp_stats_sum(ctx, &t);
+	return tp_control_drained(&t);
 }
 
 /*
@@ -125,7 +134,7 @@ tp_control_stop_reason(struct tp_ctx *ctx, uint64_t now)
 	if (cfg->flush_at_eof)
 		return "every capture read (--flush-at-eof)";
 	if (__atomic_load_n(&ctx->ft.nb_live, __ATOMIC_RELAXED) == 0 &&
-	    tp_control_drained(ctx)) {
+	    tp_control_drained(&t)) {
 		/* The aging benchmark reads this (within one control pass). */
 		TP_LOG(INFO, "every flow ended %" PRIu64 " ms after the last "
 		       "packet", (now - ctx->rx_change_tsc) * 1000 / ctx->hz);
@@ -195,7 +204,7 @@ tp_control_phase(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 		 * events and records still on their way.
 		 */
 		if (tp_control_flush(ctx, lc, now) == 0 &&
-		    tp_control_drained(ctx)) {
+		    tp_control_drained_now(ctx)) {
 			TP_LOG(INFO, "flushed and drained %" PRIu64 " ms after "
 			       "the stop request", tp_cycles_to_ns(now -
 			       ctx->stop_tsc, ctx->hz) / 1000000);
