@@ -12,11 +12,12 @@
 #include <rte_event_timer_adapter.h>
 
 #include "adapter_ops.h"
+#include "dpdk_compat.h"
 #include "timer_adapter.h"
 
 #define TP_ADAPTER_OPS(sfx, create_ext_, free_, start_, stop_, svc_,	\
 		       stats_get_, arm_, arm_tmo_, cancel_, lookup_,	\
-		       get_info_, stats_reset_, acct_get_)		\
+		       get_info_, stats_reset_, remaining_, acct_get_)	\
 static void *								\
 tp_##sfx##_create_ext(const struct rte_event_timer_adapter_conf *conf,	\
 		      rte_event_timer_adapter_port_conf_cb_t conf_cb,	\
@@ -77,6 +78,12 @@ tp_##sfx##_stats_reset(void *h)						\
 {									\
 	return stats_reset_(h);						\
 }									\
+static int								\
+tp_##sfx##_remaining_ticks_get(void *h, const struct rte_event_timer *t,\
+			       uint64_t *rem)				\
+{									\
+	return remaining_(h, t, rem);					\
+}									\
 const struct tp_adapter_ops tp_adapter_##sfx##_ops = {			\
 	.name = #sfx,							\
 	.create_ext = tp_##sfx##_create_ext,				\
@@ -91,6 +98,7 @@ const struct tp_adapter_ops tp_adapter_##sfx##_ops = {			\
 	.lookup = tp_##sfx##_lookup,					\
 	.get_info = tp_##sfx##_get_info,				\
 	.stats_reset = tp_##sfx##_stats_reset,				\
+	.remaining_ticks_get = tp_##sfx##_remaining_ticks_get,		\
 	.acct_get = acct_get_,						\
 	.settle = NULL,							\
 }
@@ -108,7 +116,7 @@ TP_ADAPTER_OPS(direct, timer_adapter_create_ext, timer_adapter_free,
 	       timer_adapter_arm_burst, timer_adapter_arm_tmo_tick_burst,
 	       timer_adapter_cancel_burst, timer_adapter_lookup,
 	       timer_adapter_get_info, timer_adapter_stats_reset,
-	       tp_direct_acct_get);
+	       timer_adapter_remaining_ticks_get, tp_direct_acct_get);
 
 TP_ADAPTER_OPS(rte, rte_event_timer_adapter_create_ext,
 	       rte_event_timer_adapter_free, rte_event_timer_adapter_start,
@@ -118,4 +126,5 @@ TP_ADAPTER_OPS(rte, rte_event_timer_adapter_create_ext,
 	       rte_event_timer_arm_tmo_tick_burst,
 	       rte_event_timer_cancel_burst, rte_event_timer_adapter_lookup,
 	       rte_event_timer_adapter_get_info,
-	       rte_event_timer_adapter_stats_reset, NULL);
+	       rte_event_timer_adapter_stats_reset,
+	       compat_rte_event_timer_remaining_ticks_get, NULL);

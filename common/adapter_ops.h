@@ -51,6 +51,9 @@ struct tp_adapter_ops {
 	void *(*lookup)(uint16_t adapter_id);
 	int (*get_info)(void *h, struct rte_event_timer_adapter_info *info);
 	int (*stats_reset)(void *h);
+	/** -ENOTSUP where the implementation has none (DPDK before 23.03). */
+	int (*remaining_ticks_get)(void *h, const struct rte_event_timer *t,
+				   uint64_t *ticks_remaining);
 	/** Exactly-once accounting (ours only). */
 	int (*acct_get)(void *h, struct timer_adapter_accounting *acct);
 	/**

@@ -90,7 +90,8 @@ ta_default_port_conf_cb(uint16_t id, uint8_t dev_id, uint8_t *port_id,
 	struct rte_event_port_conf *pconf = conf_arg, def_conf;
 	struct rte_event_dev_config dev_conf;
 	struct rte_event_dev_info info;
-	uint32_t nb_ports, nb_queues, started;
+	uint32_t nb_ports, nb_queues, started, cfg, q;
+	uint8_t nb_single_link = 0;
 	int ret;
 
 	ret = rte_event_dev_info_get(dev_id, &info);
@@ -103,6 +104,19 @@ ta_default_port_conf_cb(uint16_t id, uint8_t dev_id, uint8_t *port_id,
 	    rte_event_dev_attr_get(dev_id, RTE_EVENT_DEV_ATTR_STARTED,
 				   &started) < 0)
 		return -EINVAL;
+	/* The single-link port/queue pairs the device has: its queues that
+	 * are single-link (the count DPDK keeps in its configuration).
+	 */
+	for (q = 0; q < nb_queues; q++)
+		if (rte_event_queue_attr_get(dev_id, q,
+					     RTE_EVENT_QUEUE_ATTR_EVENT_QUEUE_CFG,
+					     &cfg) == 0 &&
+		    (cfg & RTE_EVENT_QUEUE_CFG_SINGLE_LINK))
+			nb_single_link++;
+	/* From DPDK 23.03 a single-link adapter port counts as one more. */
+	if (COMPAT_DPDK_PORT_SINGLE_LINK_COUNT && pconf != NULL &&
+	    (pconf->event_port_cfg & RTE_EVENT_PORT_CFG_SINGLE_LINK))
+		nb_single_link++;
 	if (started)
 		rte_event_dev_stop(dev_id);
 
@@ -114,6 +128,7 @@ ta_default_port_conf_cb(uint16_t id, uint8_t dev_id, uint8_t *port_id,
 	dev_conf.nb_event_queue_flows = info.max_event_queue_flows;
 	dev_conf.nb_event_port_dequeue_depth = info.max_event_port_dequeue_depth;
 	dev_conf.nb_event_port_enqueue_depth = info.max_event_port_enqueue_depth;
+	dev_conf.nb_single_link_event_port_queues = nb_single_link;
 	ret = rte_event_dev_configure(dev_id, &dev_conf);
 	if (ret < 0) {
 		TA_LOG(ERR, "adapter %u: cannot reconfigure event device %u: %d",
@@ -424,6 +439,9 @@ timer_adapter_service_id_get(const struct timer_adapter *adapter,
 			     uint32_t *service_id)
 {
 	if (!ta_valid(adapter))
+		return -EINVAL;
+	/* DPDK 23.03 and later refuse a NULL service_id; 22.11 ignores it. */
+	if (COMPAT_DPDK_SERVICE_ID_NULL_EINVAL && service_id == NULL)
 		return -EINVAL;
 	if (!adapter->service_registered)
 		return -ESRCH;

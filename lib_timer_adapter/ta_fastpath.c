@@ -97,7 +97,7 @@ ta_arm_check(struct timer_adapter *adapter, struct rte_event_timer *evtim,
 	     uint64_t *tmo_ns)
 {
 	enum rte_event_timer_state st =
-		__atomic_load_n(&evtim->state, __ATOMIC_RELAXED);
+		compat_timer_state_load(evtim, COMPAT_RELAXED);
 
 	if (unlikely(st == RTE_EVENT_TIMER_ARMED))
 		return EALREADY;
@@ -105,17 +105,20 @@ ta_arm_check(struct timer_adapter *adapter, struct rte_event_timer *evtim,
 		     st != RTE_EVENT_TIMER_CANCELED))
 		return EINVAL;
 	if (unlikely(!ta_sched_ok(adapter, &evtim->ev))) {
-		evtim->state = RTE_EVENT_TIMER_ERROR;
+		compat_timer_state_store(evtim, RTE_EVENT_TIMER_ERROR,
+					 COMPAT_RELAXED);
 		return EINVAL;
 	}
 	if (unlikely(evtim->timeout_ticks == 0)) {
-		evtim->state = RTE_EVENT_TIMER_ERROR_TOOEARLY;
+		compat_timer_state_store(evtim, RTE_EVENT_TIMER_ERROR_TOOEARLY,
+					 COMPAT_RELAXED);
 		return EINVAL;
 	}
 	*tmo_ns = ta_ticks_to_ns(evtim->timeout_ticks,
 				 adapter->conf.timer_tick_ns);
 	if (unlikely(*tmo_ns == 0 || *tmo_ns > adapter->conf.max_tmo_ns)) {
-		evtim->state = RTE_EVENT_TIMER_ERROR_TOOLATE;
+		compat_timer_state_store(evtim, RTE_EVENT_TIMER_ERROR_TOOLATE,
+					 COMPAT_RELAXED);
 		return EINVAL;
 	}
 	return 0;
@@ -143,8 +146,8 @@ ta_arm_one(struct timer_adapter *adapter, struct ta_list *list,
 	evtim->impl_opaque[0] = (uintptr_t)node;
 	evtim->impl_opaque[1] = deadline;
 	/* Publish the node before the state that lets cancel look at it. */
-	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
-			 __ATOMIC_RELEASE);
+	compat_timer_state_store(evtim, RTE_EVENT_TIMER_ARMED,
+			 COMPAT_RELEASE);
 	return 0;
 }
 
@@ -232,7 +235,7 @@ static inline int
 ta_cancel_state_err(const struct rte_event_timer *evtim)
 {
 	enum rte_event_timer_state st =
-		__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE);
+		compat_timer_state_load(evtim, COMPAT_ACQUIRE);
 
 	if (st == RTE_EVENT_TIMER_CANCELED)
 		return EALREADY;
@@ -272,8 +275,8 @@ ta_cancel_one(struct timer_adapter *adapter, struct ta_list *list,
 		ta_credits_put(adapter, list, 1);
 	}
 	ta_counter_add(&list->cancelled, 1);
-	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_CANCELED,
-			 __ATOMIC_RELEASE);
+	compat_timer_state_store(evtim, RTE_EVENT_TIMER_CANCELED,
+			 COMPAT_RELEASE);
 	return 0;
 }
 
@@ -328,7 +331,7 @@ timer_adapter_remaining_ticks_get(const struct timer_adapter *adapter,
 
 	if (!ta_valid(adapter) || evtim == NULL || ticks_remaining == NULL)
 		return -EINVAL;
-	if (__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) !=
+	if (compat_timer_state_load(evtim, COMPAT_ACQUIRE) !=
 	    RTE_EVENT_TIMER_ARMED)
 		return -EINVAL;
 	deadline = evtim->impl_opaque[1];

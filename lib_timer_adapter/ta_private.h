@@ -31,6 +31,7 @@
 #include <rte_reciprocal.h>
 #include <rte_spinlock.h>
 
+#include "dpdk_compat.h"
 #include "ta_far.h"
 #include "ta_lock.h"
 #include "ta_node.h"

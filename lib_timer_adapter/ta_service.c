@@ -121,8 +121,8 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_list *list,
 	node->evtim = 0;
 	ta_counter_add(&svc->stats.evtim_drop_count, 1);
 	ta_counter_add(&svc->expired, 1);
-	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ERROR,
-			 __ATOMIC_RELEASE);
+	compat_timer_state_store(evtim, RTE_EVENT_TIMER_ERROR,
+			 COMPAT_RELEASE);
 	ta_pool_node_put(&list->pool, node);
 	ta_credits_put(adapter, list, 1);
 }
@@ -153,8 +153,8 @@ ta_expire_node(struct timer_adapter *adapter, struct ta_list *list,
 		node->evtim = 0;
 		ta_counter_add(&svc->expired, 1);
 		/* The event is copied: the application may re-arm from now. */
-		__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_NOT_ARMED,
-				 __ATOMIC_RELEASE);
+		compat_timer_state_store(evtim, RTE_EVENT_TIMER_NOT_ARMED,
+				 COMPAT_RELEASE);
 	}
 	if (list != NULL) {
 		ta_pool_node_put(&list->pool, node);

@@ -14,6 +14,8 @@
 
 #include <rte_telemetry.h>
 
+#include "dpdk_compat.h"
+
 #include "ta_private.h"
 
 /* Parse a decimal adapter id; -1 when params is not one. */
@@ -75,22 +77,22 @@ ta_tel_info(const char *cmd __rte_unused, const char *params,
 	if (a == NULL)
 		return -EINVAL;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "timer_adapter_id", a->id);
-	rte_tel_data_add_dict_u64(d, "event_dev_id", a->conf.event_dev_id);
-	rte_tel_data_add_dict_u64(d, "event_port_id", a->port_id);
-	rte_tel_data_add_dict_u64(d, "timer_tick_ns", a->conf.timer_tick_ns);
-	rte_tel_data_add_dict_u64(d, "max_tmo_ns", a->conf.max_tmo_ns);
-	rte_tel_data_add_dict_u64(d, "nb_timers", a->conf.nb_timers);
-	rte_tel_data_add_dict_u64(d, "flags", a->conf.flags);
-	rte_tel_data_add_dict_u64(d, "cycles_per_tick", a->cyc_per_tick);
-	rte_tel_data_add_dict_u64(d, "service_id", a->service_id);
-	rte_tel_data_add_dict_u64(d, "started",
+	compat_tel_dict_uint(d, "timer_adapter_id", a->id);
+	compat_tel_dict_uint(d, "event_dev_id", a->conf.event_dev_id);
+	compat_tel_dict_uint(d, "event_port_id", a->port_id);
+	compat_tel_dict_uint(d, "timer_tick_ns", a->conf.timer_tick_ns);
+	compat_tel_dict_uint(d, "max_tmo_ns", a->conf.max_tmo_ns);
+	compat_tel_dict_uint(d, "nb_timers", a->conf.nb_timers);
+	compat_tel_dict_uint(d, "flags", a->conf.flags);
+	compat_tel_dict_uint(d, "cycles_per_tick", a->cyc_per_tick);
+	compat_tel_dict_uint(d, "service_id", a->service_id);
+	compat_tel_dict_uint(d, "started",
 				  __atomic_load_n(&a->started,
 						  __ATOMIC_RELAXED));
-	rte_tel_data_add_dict_u64(d, "lists_used",
+	compat_tel_dict_uint(d, "lists_used",
 				  __atomic_load_n(&a->nb_used,
 						  __ATOMIC_RELAXED));
-	rte_tel_data_add_dict_u64(d, "far_span_ticks",
+	compat_tel_dict_uint(d, "far_span_ticks",
 				  UINT64_C(1) << a->far_shift);
 	ta_table_release();
 	return 0;
@@ -113,19 +115,19 @@ ta_tel_stats(const char *cmd __rte_unused, const char *params,
 	}
 	ta_table_release();
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "evtim_exp_count", s.evtim_exp_count);
-	rte_tel_data_add_dict_u64(d, "ev_enq_count", s.ev_enq_count);
-	rte_tel_data_add_dict_u64(d, "ev_inv_count", s.ev_inv_count);
-	rte_tel_data_add_dict_u64(d, "evtim_retry_count", s.evtim_retry_count);
-	rte_tel_data_add_dict_u64(d, "adapter_tick_count",
+	compat_tel_dict_uint(d, "evtim_exp_count", s.evtim_exp_count);
+	compat_tel_dict_uint(d, "ev_enq_count", s.ev_enq_count);
+	compat_tel_dict_uint(d, "ev_inv_count", s.ev_inv_count);
+	compat_tel_dict_uint(d, "evtim_retry_count", s.evtim_retry_count);
+	compat_tel_dict_uint(d, "adapter_tick_count",
 				  s.adapter_tick_count);
-	rte_tel_data_add_dict_u64(d, "evtim_drop_count", s.evtim_drop_count);
-	rte_tel_data_add_dict_u64(d, "timers_armed", acct.armed);
-	rte_tel_data_add_dict_u64(d, "timers_expired", acct.expired);
-	rte_tel_data_add_dict_u64(d, "timers_cancelled", acct.cancelled);
-	rte_tel_data_add_dict_u64(d, "timers_pending", acct.pending);
-	rte_tel_data_add_dict_u64(d, "timers_parked", acct.parked);
-	rte_tel_data_add_dict_u64(d, "mem_bytes", acct.mem_bytes);
+	compat_tel_dict_uint(d, "evtim_drop_count", s.evtim_drop_count);
+	compat_tel_dict_uint(d, "timers_armed", acct.armed);
+	compat_tel_dict_uint(d, "timers_expired", acct.expired);
+	compat_tel_dict_uint(d, "timers_cancelled", acct.cancelled);
+	compat_tel_dict_uint(d, "timers_pending", acct.pending);
+	compat_tel_dict_uint(d, "timers_parked", acct.parked);
+	compat_tel_dict_uint(d, "mem_bytes", acct.mem_bytes);
 	return 0;
 }
 

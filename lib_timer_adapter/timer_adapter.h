@@ -54,8 +54,14 @@
  *   built. The work per service call is bounded so that other services on
  *   the same lcore (the event_sw scheduler) keep running.
  *
- * Deliberate differences from DPDK 22.11's software adapter, mostly in the
- * direction of rejecting what DPDK accepts but cannot honour. Each has a
+ * Where DPDK's adapter changed after 22.11 (service_id_get with a NULL
+ * id, the default port callback's single-link count), the library
+ * follows the DPDK it is built against (common/dpdk_compat.h).
+ *
+ * Deliberate differences from DPDK's software adapter, mostly in the
+ * direction of rejecting what DPDK accepts but cannot honour; "[tag;
+ * before X.Y]" marks one that exists only when built against a DPDK older
+ * than X.Y. Each has a
  * tag in brackets, the one list both checks read: the differential test
  * (tests/test_differential.c) fails unless its expected differences use
  * exactly these tags, and docs/differences.rst is generated from this list
@@ -95,8 +101,9 @@
  *   with the current queue and port counts (plus one port) and the
  *   device's maximum limits. Applications with their own event device
  *   configuration should use timer_adapter_create_ext().
- * - [remaining-ticks] remaining_ticks_get exists (DPDK 23.03 and later
- *   only).
+ * - [remaining-ticks; before 23.03] remaining_ticks_get exists (DPDK's
+ *   call appeared in 23.03; built against 23.03 or later, both return the
+ *   same).
  *
  * Names used in shared memory and in rte_service differ from DPDK's
  * ("ta_data_<id>", "ta_svc_<id>"), so both adapters can live in one process.
@@ -258,10 +265,12 @@ timer_adapter_get_info(const struct timer_adapter *adapter,
  * @param adapter
  *   The adapter.
  * @param service_id
- *   Filled on success if not NULL.
+ *   Filled on success. NULL is refused with -EINVAL when built against
+ *   DPDK 23.03 or later, as DPDK's call does; with 22.11 it is ignored.
  * @return
  *   - 0: success.
- *   - -EINVAL: adapter is NULL or not allocated.
+ *   - -EINVAL: adapter is NULL or not allocated, or service_id is NULL
+ *     (DPDK 23.03 and later).
  *   - -ESRCH: the adapter has no service.
  */
 int

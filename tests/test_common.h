@@ -10,7 +10,7 @@
  * (adapter, differential, secondary).
  *
  * Every suite runs with the layout of tests/run_tests.sh:
- *     --lcores='0@0,1@1,2@0' -s 0x2 --vdev=event_sw0 --no-pci
+ *     --lcores='0@0,1@1,2@0' -S 1 --vdev=event_sw0 --no-pci
  * lcore 0 is the main lcore (arms timers, dequeues events), lcore 1 the
  * only service lcore (event_sw's scheduler and the adapters' services) and
  * lcore 2 a worker that shares CPU 0 with main: whenever lcore 2 works, main
@@ -28,6 +28,8 @@
 
 #include <rte_event_timer_adapter.h>
 #include <rte_eventdev.h>
+
+#include "dpdk_compat.h"
 
 #define TC_QUEUE_ATOMIC 0	/**< Queue 0: RTE_SCHED_TYPE_ATOMIC. */
 #define TC_QUEUE_PARALLEL 1	/**< Queue 1: RTE_SCHED_TYPE_PARALLEL. */

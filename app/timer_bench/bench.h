@@ -23,6 +23,7 @@
 #include <rte_eventdev.h>
 
 #include "adapter_ops.h"
+#include "dpdk_compat.h"
 
 #define BENCH_MAX_ADAPTERS 3
 #define BENCH_MAX_LCORES 16

@@ -112,7 +112,7 @@ ring_expire_cb(struct rte_timer *tim)
 	struct rte_event_timer *evtim = m->evtim;
 	struct ring_adapter *ra = (struct ring_adapter *)(uintptr_t)
 		evtim->impl_opaque[1];
-	int expected = RTE_EVENT_TIMER_ARMED;
+	enum rte_event_timer_state expected = RTE_EVENT_TIMER_ARMED;
 
 	if (ra->buf_count == RING_BUF) {
 		/* No room: try again at the next tick, as 19.05. */
@@ -121,9 +121,9 @@ ring_expire_cb(struct rte_timer *tim)
 		ra->stats.evtim_retry_count++;
 		return;
 	}
-	if (!__atomic_compare_exchange_n((int *)&evtim->state, &expected,
-					 RTE_EVENT_TIMER_NOT_ARMED, 0,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+	if (!compat_timer_state_cas(evtim, &expected,
+					 RTE_EVENT_TIMER_NOT_ARMED,
+					 COMPAT_ACQ_REL, COMPAT_ACQUIRE))
 		return; /* Cancelled: its message frees this one. */
 	TAILQ_REMOVE(&ra->armed, m, next);
 	rte_mempool_put(ra->msg_pool, m);
@@ -357,17 +357,17 @@ ring_post(struct ring_adapter *ra, struct rte_event_timer **t, uint16_t n,
 	while (__atomic_load_n(&ra->phase, __ATOMIC_SEQ_CST) == 2)
 		rte_pause();
 	for (i = 0; i < n; i++) {
-		int expected = RTE_EVENT_TIMER_ARMED;
+		enum rte_event_timer_state expected = RTE_EVENT_TIMER_ARMED;
 
 		if (type == RING_MSG_ARM) {
 			err = ring_check(ra, t[i]);
 			if (err != 0)
 				break;
-			__atomic_store_n(&t[i]->state, RTE_EVENT_TIMER_ARMED,
-					 __ATOMIC_RELEASE);
-		} else if (!__atomic_compare_exchange_n((int *)&t[i]->state,
-				&expected, RTE_EVENT_TIMER_CANCELED, 0,
-				__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			compat_timer_state_store(t[i], RTE_EVENT_TIMER_ARMED,
+					 COMPAT_RELEASE);
+		} else if (!compat_timer_state_cas(t[i],
+				&expected, RTE_EVENT_TIMER_CANCELED,
+				COMPAT_ACQ_REL, COMPAT_ACQUIRE)) {
 			err = expected == RTE_EVENT_TIMER_CANCELED ?
 				EALREADY : EINVAL;
 			break;

@@ -14,7 +14,7 @@
  *   failed, or still queued when the exit deadline passed).
  */
 
-#define _GNU_SOURCE		/* pthread_[gs]etaffinity_np, CPU_* */
+#define _GNU_SOURCE		/* CPU_* */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +22,6 @@
 #include <limits.h>
 #include <netdb.h>
 #include <poll.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +35,9 @@
 #include <rte_malloc.h>
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
+#include <rte_thread.h>
+
+#include "dpdk_compat.h"
 
 #include "tp_common.h"
 #include "tp_config_internal.h"
@@ -61,7 +63,7 @@ struct tp_ipfix {
 	struct tp_ctx *ctx;
 	struct rte_ring *ring;		/* struct tp_flow_record, SP/SC */
 	struct tp_ipfix_enc *enc;
-	pthread_t thread;
+	rte_thread_t thread;
 	bool thread_started;
 	volatile int stop;		/* set by tp_ipfix_stop() */
 	uint64_t stop_deadline_ms;
@@ -516,7 +518,7 @@ tp_ipfix_abandon(struct tp_ipfix *x)
 		TP_IPFIX_ADD(x, not_sent, n);
 }
 
-static void *
+static uint32_t
 tp_ipfix_thread(void *arg)
 {
 	struct tp_flow_record r[TP_IPFIX_BURST];
@@ -555,7 +557,7 @@ tp_ipfix_thread(void *arg)
 	if (x->fd >= 0)
 		close(x->fd);
 	x->fd = -1;
-	return NULL;
+	return 0;
 }
 
 static int
@@ -624,7 +626,7 @@ tp_ipfix_place(struct tp_ipfix *x)
 	unsigned int id;
 
 	main_cpus = rte_lcore_cpuset(rte_get_main_lcore());
-	if (pthread_getaffinity_np(x->thread, sizeof(cur), &cur) != 0 ||
+	if (rte_thread_get_affinity_by_id(x->thread, &cur) != 0 ||
 	    !CPU_EQUAL(&cur, &main_cpus))
 		return;		/* EAL found a CPU without an lcore */
 	CPU_ZERO(&svc);
@@ -635,7 +637,7 @@ tp_ipfix_place(struct tp_ipfix *x)
 		CPU_OR(&svc, &svc, &c);
 	}
 	if (CPU_COUNT(&svc) == 0 ||
-	    pthread_setaffinity_np(x->thread, sizeof(svc), &svc) != 0)
+	    rte_thread_set_affinity_by_id(x->thread, &svc) != 0)
 		return;
 	TP_LOG(INFO, "IPFIX thread: every CPU has an lcore; it runs beside "
 	       "the service lcores");
@@ -658,8 +660,8 @@ tp_ipfix_start(struct tp_ctx *ctx)
 	 * main lcore's when every CPU has an lcore), never an lcore itself.
 	 */
 	if (ret == 0) {
-		ret = -rte_ctrl_thread_create(&x->thread, "tp-ipfix", NULL,
-					      tp_ipfix_thread, x);
+		ret = compat_ctrl_thread_create(&x->thread, "tp-ipfix",
+						tp_ipfix_thread, x);
 		if (ret != 0)
 			TP_LOG(ERR, "cannot start the IPFIX thread: %s",
 			       strerror(-ret));
@@ -705,7 +707,7 @@ tp_ipfix_stop(struct tp_ctx *ctx)
 		return;
 	x->stop_deadline_ms = tp_ipfix_now_ms() + TP_IPFIX_EXIT_MS;
 	__atomic_store_n(&x->stop, 1, __ATOMIC_RELEASE);
-	pthread_join(x->thread, NULL);
+	rte_thread_join(x->thread, NULL);
 	x->thread_started = false;
 	/* The counters stay readable for the summary and the check. */
 	tp_ipfix_enc_free(x->enc);

@@ -31,6 +31,8 @@
 #include <rte_tcp.h>
 #include <rte_udp.h>
 
+#include "dpdk_compat.h"
+
 #include "tp_capture.h"
 #include "tp_flow.h"
 
@@ -277,8 +279,8 @@ tp_parse_l3(const struct rte_mbuf *m, struct tp_parse_buf *buf,
 		}
 		key->ipver = 6;
 		key->proto = (uint8_t)proto;
-		*src = ip6->src_addr;
-		*dst = ip6->dst_addr;
+		*src = compat_ipv6_bytes(ip6->src_addr);
+		*dst = compat_ipv6_bytes(ip6->dst_addr);
 		return true;
 	}
 	return false;

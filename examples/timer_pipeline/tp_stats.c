@@ -23,6 +23,8 @@
 #include <rte_spinlock.h>
 #include <rte_telemetry.h>
 
+#include "dpdk_compat.h"
+
 #include "tp_common.h"
 #include "tp_ipfix.h"
 #include "tp_stats.h"
@@ -30,7 +32,10 @@
 /*
  * The context the telemetry handlers read: the second mutable global, next
  * to tp_quit_signal (tp_common.h). DPDK 22.11's telemetry handlers take no
- * user argument, so they cannot be handed the context. Set once by
+ * user argument; 24.11's rte_telemetry_register_cmd_arg() can pass one,
+ * but DPDK has no call to unregister a command, so a handler may run
+ * after the context it was given is freed: the context lives shorter than
+ * the process, hence this guarded pointer on every version. Set once by
  * tp_stats_telemetry_register() before the commands exist; cleared by
  * tp_stats_telemetry_unregister() before the context is freed. The lock
  * makes the clear wait for a handler that is reading the context (the
@@ -489,57 +494,57 @@ tp_tel_stats_locked(const struct tp_ctx *ctx, const char *params,
 	tp_stats_ports(ctx, &ps);
 	tp_stats_adapter(ctx, &as);
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "rx_pkts", t.rx_pkts);
-	rte_tel_data_add_dict_u64(d, "rx_bytes", t.rx_bytes);
-	rte_tel_data_add_dict_u64(d, "rx_ipv4", t.rx_ipv4);
-	rte_tel_data_add_dict_u64(d, "rx_ipv6", t.rx_ipv6);
-	rte_tel_data_add_dict_u64(d, "rx_non_ip", t.rx_non_ip);
-	rte_tel_data_add_dict_u64(d, "rx_malformed", t.rx_malformed);
-	rte_tel_data_add_dict_u64(d, "tx_pkts",
+	compat_tel_dict_uint(d, "rx_pkts", t.rx_pkts);
+	compat_tel_dict_uint(d, "rx_bytes", t.rx_bytes);
+	compat_tel_dict_uint(d, "rx_ipv4", t.rx_ipv4);
+	compat_tel_dict_uint(d, "rx_ipv6", t.rx_ipv6);
+	compat_tel_dict_uint(d, "rx_non_ip", t.rx_non_ip);
+	compat_tel_dict_uint(d, "rx_malformed", t.rx_malformed);
+	compat_tel_dict_uint(d, "tx_pkts",
 				  t.tx_pkts - t.drops[TP_DROP_TX]);
 	for (i = 0; i < TP_DROP_MAX; i++)
-		rte_tel_data_add_dict_u64(d, tp_drop_names[i], t.drops[i]);
-	rte_tel_data_add_dict_u64(d, "timers_armed",
+		compat_tel_dict_uint(d, tp_drop_names[i], t.drops[i]);
+	compat_tel_dict_uint(d, "timers_armed",
 				  t.tim_armed + t.tim_rearmed);
-	rte_tel_data_add_dict_u64(d, "timers_rearmed", t.tim_rearmed);
-	rte_tel_data_add_dict_u64(d, "timers_expired", t.tim_expired);
-	rte_tel_data_add_dict_u64(d, "timers_cancelled", t.tim_cancelled);
-	rte_tel_data_add_dict_u64(d, "lateness_p50_us",
+	compat_tel_dict_uint(d, "timers_rearmed", t.tim_rearmed);
+	compat_tel_dict_uint(d, "timers_expired", t.tim_expired);
+	compat_tel_dict_uint(d, "timers_cancelled", t.tim_cancelled);
+	compat_tel_dict_uint(d, "lateness_p50_us",
 				  tp_stats_lat_pct(&t, 50));
-	rte_tel_data_add_dict_u64(d, "lateness_p99_us",
+	compat_tel_dict_uint(d, "lateness_p99_us",
 				  tp_stats_lat_pct(&t, 99));
-	rte_tel_data_add_dict_u64(d, "lateness_max_us", t.lat_max_ns / 1000);
+	compat_tel_dict_uint(d, "lateness_max_us", t.lat_max_ns / 1000);
 	/* Cumulative log2 histogram: bucket b counts lateness in
 	 * [2^(b-1), 2^b) us; a client takes percentiles over any window
 	 * from the difference of two samples.
 	 */
 	hist = rte_tel_data_alloc();
 	if (hist != NULL) {
-		rte_tel_data_start_array(hist, RTE_TEL_U64_VAL);
+		rte_tel_data_start_array(hist, COMPAT_TEL_UINT_VAL);
 		for (i = 0; i < TP_LAT_BUCKETS; i++)
-			rte_tel_data_add_array_u64(hist, t.lat_hist[i]);
+			compat_tel_array_uint(hist, t.lat_hist[i]);
 		if (rte_tel_data_add_dict_container(d, "lateness_hist_log2_us",
 						    hist, 0) != 0)
 			rte_tel_data_free(hist);
 	}
-	rte_tel_data_add_dict_u64(d, "timers_arm_failures", t.tim_arm_fail);
-	rte_tel_data_add_dict_u64(d, "timers_late_cancels", t.tim_cancel_late);
-	rte_tel_data_add_dict_u64(d, "events_enqueued", t.ev_enq);
-	rte_tel_data_add_dict_u64(d, "events_in_flight",
+	compat_tel_dict_uint(d, "timers_arm_failures", t.tim_arm_fail);
+	compat_tel_dict_uint(d, "timers_late_cancels", t.tim_cancel_late);
+	compat_tel_dict_uint(d, "events_enqueued", t.ev_enq);
+	compat_tel_dict_uint(d, "events_in_flight",
 				  tp_stats_in_flight(&t));
-	rte_tel_data_add_dict_u64(d, "enqueue_retries", t.ev_enq_retry);
-	rte_tel_data_add_dict_u64(d, "adapter_expiries", as.evtim_exp_count);
-	rte_tel_data_add_dict_u64(d, "adapter_retries", as.evtim_retry_count);
-	rte_tel_data_add_dict_u64(d, "port_ipackets", ps.ipackets);
-	rte_tel_data_add_dict_u64(d, "port_imissed", ps.imissed);
-	rte_tel_data_add_dict_u64(d, "port_rx_nombuf", ps.rx_nombuf);
-	rte_tel_data_add_dict_u64(d, "port_ierrors", ps.ierrors);
-	rte_tel_data_add_dict_u64(d, "port_opackets", ps.opackets);
-	rte_tel_data_add_dict_u64(d, "port_oerrors", ps.oerrors);
-	rte_tel_data_add_dict_u64(d, "mbufs_in_use",
+	compat_tel_dict_uint(d, "enqueue_retries", t.ev_enq_retry);
+	compat_tel_dict_uint(d, "adapter_expiries", as.evtim_exp_count);
+	compat_tel_dict_uint(d, "adapter_retries", as.evtim_retry_count);
+	compat_tel_dict_uint(d, "port_ipackets", ps.ipackets);
+	compat_tel_dict_uint(d, "port_imissed", ps.imissed);
+	compat_tel_dict_uint(d, "port_rx_nombuf", ps.rx_nombuf);
+	compat_tel_dict_uint(d, "port_ierrors", ps.ierrors);
+	compat_tel_dict_uint(d, "port_opackets", ps.opackets);
+	compat_tel_dict_uint(d, "port_oerrors", ps.oerrors);
+	compat_tel_dict_uint(d, "mbufs_in_use",
 				  tp_stats_mbufs_in_use(ctx));
 	up = rte_get_timer_cycles() - ctx->start_tsc;
-	rte_tel_data_add_dict_u64(d, "uptime_ms",
+	compat_tel_dict_uint(d, "uptime_ms",
 				  tp_cycles_to_ns(up, ctx->hz) / 1000000);
 	return 0;
 }
@@ -555,17 +560,17 @@ tp_tel_flows_locked(const struct tp_ctx *ctx, const char *params,
 		return -EINVAL;
 	tp_stats_sum(ctx, &t);
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "active",
+	compat_tel_dict_uint(d, "active",
 				  t.flows_created - tp_stats_ended(&t));
-	rte_tel_data_add_dict_u64(d, "live_in_table",
+	compat_tel_dict_uint(d, "live_in_table",
 				  __atomic_load_n(&ctx->ft.nb_live,
 						  __ATOMIC_RELAXED));
-	rte_tel_data_add_dict_u64(d, "capacity", ctx->ft.capacity);
-	rte_tel_data_add_dict_u64(d, "created", t.flows_created);
+	compat_tel_dict_uint(d, "capacity", ctx->ft.capacity);
+	compat_tel_dict_uint(d, "created", t.flows_created);
 	for (r = TP_END_IDLE; r < TP_END_MAX; r++)
-		rte_tel_data_add_dict_u64(d, tp_end_reason_name(r),
+		compat_tel_dict_uint(d, tp_end_reason_name(r),
 					  t.flows_ended[r]);
-	rte_tel_data_add_dict_u64(d, "records_written", ctx->rec.written);
+	compat_tel_dict_uint(d, "records_written", ctx->rec.written);
 	return 0;
 }
 
@@ -578,14 +583,14 @@ tp_tel_ipfix_locked(const struct tp_ctx *ctx, const char *params,
 	if (ctx == NULL || (params != NULL && *params != '\0'))
 		return -EINVAL;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "enabled", tp_ipfix_stats_get(ctx, &s));
-	rte_tel_data_add_dict_u64(d, "messages", s.messages);
-	rte_tel_data_add_dict_u64(d, "records", s.records);
-	rte_tel_data_add_dict_u64(d, "bytes", s.bytes);
-	rte_tel_data_add_dict_u64(d, "templates", s.templates);
-	rte_tel_data_add_dict_u64(d, "not_sent", s.not_sent);
-	rte_tel_data_add_dict_u64(d, "queue_full", s.queue_full);
-	rte_tel_data_add_dict_u64(d, "reconnects", s.reconnects);
+	compat_tel_dict_uint(d, "enabled", tp_ipfix_stats_get(ctx, &s));
+	compat_tel_dict_uint(d, "messages", s.messages);
+	compat_tel_dict_uint(d, "records", s.records);
+	compat_tel_dict_uint(d, "bytes", s.bytes);
+	compat_tel_dict_uint(d, "templates", s.templates);
+	compat_tel_dict_uint(d, "not_sent", s.not_sent);
+	compat_tel_dict_uint(d, "queue_full", s.queue_full);
+	compat_tel_dict_uint(d, "reconnects", s.reconnects);
 	return 0;
 }
 

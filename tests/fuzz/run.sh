@@ -45,9 +45,12 @@ mkdir -p "$out"
 # shellcheck disable=SC2046
 clang -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -DALLOW_EXPERIMENTAL_API \
-	-I"$src/examples/timer_pipeline" $(pkg-config --cflags libdpdk) \
+	-I"$src/examples/timer_pipeline" -I"$src/common" \
+	$(pkg-config --cflags libdpdk) \
 	"$src/tests/fuzz/fuzz_parse.c" -o "$out/fuzz_parse" \
-	$(pkg-config --libs libdpdk) > "$work/build.log" 2>&1
+	$(pkg-config --libs libdpdk) \
+	-Wl,-rpath,"$(pkg-config --variable=libdir libdpdk)" \
+	> "$work/build.log" 2>&1
 rc=$?
 cat "$work/build.log"
 check builds $rc

@@ -266,9 +266,12 @@ PS=$WORK/parse_segments
 SAN=(-fsanitize=address,undefined -fno-sanitize-recover=undefined)
 # shellcheck disable=SC2046
 if ! cc -O1 -g -Wall -Wextra -Werror "${SAN[@]}" -DALLOW_EXPERIMENTAL_API \
-	-I"$TP_SRC/examples/timer_pipeline" $(pkg-config --cflags libdpdk) \
+	-I"$TP_SRC/examples/timer_pipeline" -I"$TP_SRC/common" \
+	$(pkg-config --cflags libdpdk) \
 	"$TP_SRC/tests/pipeline/parse_segments.c" -o "$PS" \
-	$(pkg-config --libs libdpdk) >"$WORK/ps_build.log" 2>&1; then
+	$(pkg-config --libs libdpdk) \
+	-Wl,-rpath,"$(pkg-config --variable=libdir libdpdk)" \
+	>"$WORK/ps_build.log" 2>&1; then
 	tp_fail parse_segments_builds "cc failed" "$WORK/ps_build.log"
 else
 	$GEN -o "$WORK/mix.pcap" --seed 7 --flows 40 --malformed 60 \
