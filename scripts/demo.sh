@@ -46,7 +46,7 @@ if [ "$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)" -ge 128 ] 2>/dev/null
 then
 	MEM=()
 fi
-CMD=("$BIN" -l 0-1 -s 0x2 --no-pci "${MEM[@]}" --file-prefix "tp_demo_$$"
+CMD=("$BIN" -l 0-1 -S 1 --no-pci "${MEM[@]}" --file-prefix "tp_demo_$$"
      --vdev=event_sw0
      "--vdev=net_pcap0,rx_pcap=$OUT/demo.pcap,tx_pcap=$OUT/out.pcap"
      -- --config configs/pcap-demo.ini --timer-adapter "$ADAPTER"

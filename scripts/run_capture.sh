@@ -61,7 +61,7 @@ rm -f "$OUT/flows.json" "$OUT/out.pcap" "$OUT/stats.json"
 
 bash "$ROOT/scripts/setup.sh" >&2
 prefix=tp_capture_$$
-cmd=("$BIN" -l 0-1 -s 0x2 --no-pci --no-huge -m 512 --file-prefix "$prefix"
+cmd=("$BIN" -l 0-1 -S 1 --no-pci --no-huge -m 512 --file-prefix "$prefix"
      --log-level=lib.eal:warning --vdev=event_sw0
      "--vdev=net_pcap0,rx_pcap=$CAP,tx_pcap=$OUT/out.pcap" --
      --replay-pace --stop-when-done --idle-sleep-us 100

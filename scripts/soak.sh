@@ -103,7 +103,7 @@ PREFIX=tp_soak_$$
 
 echo "soak: $FLOWS flows, $SECS s, idle timeout $((TMO_US / 1000)) ms," \
 	"active $((ACT_US / 1000)) ms, tick 1 ms, $ADAPTER adapter, log $LOG"
-timeout -k 10 $((SECS + 300)) "$BIN" -l 0-1 -s 0x2 --no-huge -m "$MEM_MB" \
+timeout -k 10 $((SECS + 300)) "$BIN" -l 0-1 -S 1 --no-huge -m "$MEM_MB" \
 	--no-pci --file-prefix "$PREFIX" --log-level=pmd.net.pcap:warning \
 	--vdev=event_sw0 "--vdev=net_pcap0,rx_pcap=$CAP,infinite_rx=1" -- \
 	--fwd-mode drop --flows "$FLOWS" --tmo-udp "${TMO_US}us" \

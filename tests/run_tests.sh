@@ -39,7 +39,7 @@ logdir=$(mktemp -d "${TMPDIR:-/tmp}/tp_tests.XXXXXX")
 trap 'rm -rf "$logdir"' EXIT
 
 # shellcheck disable=SC2054 # the commas belong to --lcores
-eal_common=(--lcores=0@0,1@1,2@0 -s 0x2 --vdev=event_sw0 --no-pci
+eal_common=(--lcores=0@0,1@1,2@0 -S 1 --vdev=event_sw0 --no-pci
 	--log-level=lib.eal:warning)
 filter=()
 [ -n "${TP_TEST_FILTER:-}" ] && filter=("$TP_TEST_FILTER")

@@ -42,7 +42,7 @@ tc_eal_init(int argc, char **argv, const char **filter)
 	    !rte_lcore_is_enabled(tc_env.worker_lcore) ||
 	    rte_lcore_has_role(tc_env.worker_lcore, ROLE_RTE) != 1) {
 		printf("expected main lcore 0, service lcore 1 and worker "
-		       "lcore 2: run with --lcores='0@0,1@1,2@0' -s 0x2\n");
+		       "lcore 2: run with --lcores='0@0,1@1,2@0' -S 1\n");
 		return -1;
 	}
 	return 0;

@@ -24,7 +24,7 @@
  * dropping it from the pool.
  *
  * Layout: one producer and at least one consumer. With a single
- * non-service lcore (2 CPUs: -l 0-1 -s 0x2) the main lcore produces and
+ * non-service lcore (2 CPUs: -l 0-1 -S 1) the main lcore produces and
  * consumes in turn; with more, the main lcore produces and the others
  * consume. The event device's scheduler runs on the first service lcore;
  * the adapter's service on the second one when there is one (test-

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -27,6 +28,7 @@
 #include <rte_timer.h>
 #include <rte_version.h>
 
+#include "eal_init.h"
 #include "bench.h"
 
 /* Results: a flat list of samples; small enough for linear scans. */
@@ -394,7 +396,7 @@ bench_usage(const char *prg)
 		       bench_tests[i].desc);
 	printf("  --json FILE          write every figure and the conditions\n"
 	       "  --help               this text\n"
-	       "EAL: one service lcore (-s), e.g. -l 0-1 -s 0x2 --vdev=event_sw0\n");
+	       "EAL: one service lcore (-S), e.g. -l 0-1 -S 1 --vdev=event_sw0\n");
 }
 
 static int
@@ -612,7 +614,11 @@ main(int argc, char **argv)
 	uint32_t slist[RTE_MAX_LCORE];
 	int ret;
 
-	ret = rte_eal_init(argc, argv);
+	/* A bad EAL option: one line and exit status 2 (eal_init.h). */
+	tp_eal_exit_register("timer_bench", 2);
+	ret = tp_eal_init(argc, argv);
+	if (ret == -EINVAL)
+		return 2;
 	if (ret < 0)
 		rte_exit(2, "EAL initialisation failed\n");
 	argc -= ret;
@@ -627,8 +633,8 @@ main(int argc, char **argv)
 	ctx.rng = 0x2545f4914f6cdd1dULL;
 	ret = rte_service_lcore_list(slist, RTE_DIM(slist));
 	if (ret < 1) {
-		printf("timer_bench needs one service lcore (EAL -s/-S), "
-		       "e.g. -l 0-1 -s 0x2\n");
+		printf("timer_bench needs one service lcore (EAL -S), "
+		       "e.g. -l 0-1 -S 1\n");
 		rte_eal_cleanup();
 		return 2;
 	}

@@ -25,6 +25,7 @@
 #include <rte_log.h>
 #include <rte_malloc.h>
 
+#include "eal_init.h"
 #include "tp_common.h"
 #include "tp_eventdev.h"
 #include "tp_ipfix.h"
@@ -204,9 +205,11 @@ main(int argc, char **argv)
 	static struct tp_config cfg;
 	char *eal_argv[TP_MAX_EAL_ARGS];
 	struct tp_ctx *ctx = NULL;
-	int eal_argc, status;
+	int eal_argc, status, ret;
 
 	tp_process_harden();
+	/* First, so that it runs last: after tp_capture_release(). */
+	tp_eal_exit_register("dpdk-timer_pipeline", TP_EXIT_USAGE);
 	status = tp_args(argc, argv, &cfg, eal_argv, &eal_argc);
 	if (status >= 0)
 		return status;
@@ -217,12 +220,16 @@ main(int argc, char **argv)
 	status = EXIT_FAILURE;
 
 	/* Init EAL. 8< */
-	if (rte_eal_init(eal_argc, eal_argv) < 0) {
+	/* A bad EAL option: one line and TP_EXIT_USAGE (eal_init.h). */
+	ret = tp_eal_init(eal_argc, eal_argv);
+	if (ret == -EINVAL)
+		return TP_EXIT_USAGE;
+	if (ret < 0) {
 		fprintf(stderr, "dpdk-timer_pipeline: error: EAL initialisation "
 			"failed: %s (check the EAL options; see --help)\n",
 			rte_errno != 0 ? rte_strerror(rte_errno) :
 			"see the EAL messages above");
-		return rte_errno == EINVAL ? TP_EXIT_USAGE : EXIT_FAILURE;
+		return EXIT_FAILURE;
 	}
 	signal(SIGINT, tp_signal_handler);
 	signal(SIGTERM, tp_signal_handler);

@@ -138,9 +138,9 @@ tp_config_usage(const char *prgname)
 	       "rte_hash table\nand arm one event timer per flow; workers "
 	       "count and forward packets and\nage flows on timer expiry "
 	       "events; every ended flow gives one flow record.\n\n"
-	       "Typical EAL options: -l 0-1 -s 0x2 --vdev=event_sw0 "
+	       "Typical EAL options: -l 0-1 -S 1 --vdev=event_sw0 "
 	       "--vdev=net_pcap0,rx_pcap=IN,tx_pcap=OUT --no-pci\n"
-	       "(-s/-S name the service lcores that run the event_sw "
+	       "(-S names the service lcores that run the event_sw "
 	       "scheduler and the timer adapter).\n\n"
 	       "Options (INI section in brackets; the command line overrides "
 	       "the file):\n", prgname);

@@ -41,9 +41,8 @@ tp_service_map(uint32_t service_id, const char *what)
 
 	n = rte_service_lcore_list(lcores, RTE_DIM(lcores));
 	if (n <= 0) {
-		TP_LOG(ERR, "the %s needs a service lcore: add -s <hex mask> "
-		       "or -S <list> to the EAL options, e.g. -l 0-1 -s 0x2 "
-		       "(see --help)", what);
+		TP_LOG(ERR, "the %s needs a service lcore: add -S <list> to "
+		       "the EAL options, e.g. -l 0-1 -S 1 (see --help)", what);
 		return -EINVAL;
 	}
 	for (i = 0; i < n; i++) {
@@ -97,8 +96,7 @@ tp_evdev_probe(struct tp_ctx *ctx)
 	if (rte_service_lcore_count() == 0) {
 		TP_LOG(ERR, "the timer adapter expires timers in a service, and "
 		       "there is no service lcore: add one with the EAL option "
-		       "-s <hex mask> or -S <list>, e.g. -l 0-1 -s 0x2 (see "
-		       "--help)");
+		       "-S <list>, e.g. -l 0-1 -S 1 (see --help)");
 		return -EINVAL;
 	}
 	evd->ops->adjust(ctx, &info);

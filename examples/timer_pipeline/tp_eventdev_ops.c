@@ -25,8 +25,8 @@ tp_central_check(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
 	if (rte_event_dev_service_id_get(ctx->evd.dev_id, &id) == 0 &&
 	    rte_service_lcore_count() == 0) {
 		TP_LOG(ERR, "%s schedules events in a service, and there is no "
-		       "service lcore: add one with the EAL option -s <hex "
-		       "mask> or -S <list>, e.g. -l 0-1 -s 0x2 (see --help)",
+		       "service lcore: add one with the EAL option -S <list>, "
+		       "e.g. -l 0-1 -S 1 (see --help)",
 		       info->driver_name);
 		return -EINVAL;
 	}

@@ -34,7 +34,7 @@ PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
 # One repetition of the quick mode, every adapter.
-timeout 600 "$bin" -l 0-1 -s 0x2 --vdev=event_sw0 --no-pci --no-huge -m 1536 \
+timeout 600 "$bin" -l 0-1 -S 1 --vdev=event_sw0 --no-pci --no-huge -m 1536 \
 	--file-prefix "tp_bench_$$" --log-level=lib.eal:warning \
 	-- --quick --reps 1 --adapters direct,rte,ring \
 	--tests arm,expiry,backpressure,lateness,closedloop,overload \

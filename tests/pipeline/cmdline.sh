@@ -114,13 +114,13 @@ done
 # to fix. EAL does not say which of its options it refused, so
 # bad_eal_option can only name the EAL options as the place to look.
 POST_EAL=(
-	"rx_lcore_not_enabled|--rx-lcores: lcore 5|-l 0-1 -s 0x2 --vdev=event_sw0 --vdev=net_null0|--rx-lcores 5"
-	"worker_is_service_lcore|--worker-lcores: lcore 1|-l 0-1 -s 0x2 --vdev=event_sw0 --vdev=net_null0|--worker-lcores 1"
-	"no_service_lcore|-s <hex mask>|-l 0-1 --vdev=event_sw0 --vdev=net_null0|"
-	"ordered_on_dsw|--eventq-sched|-l 0-1 -s 0x2 --vdev=event_dsw0 --vdev=net_null0|--eventq-sched ordered"
-	"no_event_device|--vdev=event_sw0|-l 0-1 -s 0x2 --vdev=net_null0|"
-	"no_port|port mask|-l 0-1 -s 0x2 --vdev=event_sw0|"
-	"portmask_missing_port|fix -p|-l 0-1 -s 0x2 --vdev=event_sw0 --vdev=net_null0|-p 0x6"
+	"rx_lcore_not_enabled|--rx-lcores: lcore 5|-l 0-1 -S 1 --vdev=event_sw0 --vdev=net_null0|--rx-lcores 5"
+	"worker_is_service_lcore|--worker-lcores: lcore 1|-l 0-1 -S 1 --vdev=event_sw0 --vdev=net_null0|--worker-lcores 1"
+	"no_service_lcore|-S <list>|-l 0-1 --vdev=event_sw0 --vdev=net_null0|"
+	"ordered_on_dsw|--eventq-sched|-l 0-1 -S 1 --vdev=event_dsw0 --vdev=net_null0|--eventq-sched ordered"
+	"no_event_device|--vdev=event_sw0|-l 0-1 -S 1 --vdev=net_null0|"
+	"no_port|port mask|-l 0-1 -S 1 --vdev=event_sw0|"
+	"portmask_missing_port|fix -p|-l 0-1 -S 1 --vdev=event_sw0 --vdev=net_null0|-p 0x6"
 	"bad_eal_option|EAL options|--no-such-eal-option|"
 )
 
@@ -146,6 +146,38 @@ for entry in "${POST_EAL[@]}"; do
 		tp_fail "bad_setup.$name" "the pipeline started" "$log"
 	else
 		tp_pass "bad_setup.$name"
+	fi
+done
+
+# EAL options that EAL refuses: the run ends with status 2 and the
+# pipeline's own line on stderr (after EAL's), whichever way EAL refuses
+# them: up to 24.11 rte_eal_init() returns -1; from 25.11 EAL's argparse
+# calls exit() inside rte_eal_init() (status 234), which the pipeline's
+# exit handler turns into the same line and status. "NAME|EAL options".
+EAL_REFUSED_LINE="dpdk-timer_pipeline: error: invalid EAL options"
+EAL_REFUSED=(
+	"unknown_eal_option|-l 0-1 -S 1 --no-such-eal-option"
+	"eal_option_twice|-l 0-1 -S 1 --lcores=0-1"
+)
+for entry in "${EAL_REFUSED[@]}"; do
+	name=${entry%%|*}
+	read -r -a eal <<<"${entry#*|}"
+	tp_eal
+	log=$WORK/$name.log
+	err=$WORK/$name.err
+	timeout -k 5 30 "$TP_BIN" "${eal[@]}" --no-huge -m 256 --no-pci \
+		--file-prefix "${TP_PREFIX}_$TP_RUNS" --vdev=event_sw0 \
+		--vdev=net_null0 -- >"$log" 2>"$err"
+	rc=$?
+	if [ $rc -ne 2 ]; then
+		tp_fail "eal_refused.$name" "exit status $rc, want 2" "$err"
+	elif [ "$(grep -cF "$EAL_REFUSED_LINE" "$err")" -ne 1 ]; then
+		tp_fail "eal_refused.$name" \
+			"want one '$EAL_REFUSED_LINE' line on stderr" "$err"
+	elif grep -q -E '^Lcores|=== timer_pipeline summary' "$log" "$err"; then
+		tp_fail "eal_refused.$name" "the pipeline started" "$log"
+	else
+		tp_pass "eal_refused.$name"
 	fi
 done
 

@@ -82,7 +82,7 @@ tp_result() {
 # EAL options for run number N (a fresh --file-prefix each time).
 tp_eal() {
 	TP_RUNS=$((TP_RUNS + 1))
-	EAL=(-l 0-1 -s 0x2 --no-huge -m 512 --no-pci
+	EAL=(-l 0-1 -S 1 --no-huge -m 512 --no-pci
 	     --file-prefix "${TP_PREFIX}_$TP_RUNS" --log-level=pmd.net.pcap:warning)
 }
 

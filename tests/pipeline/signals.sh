@@ -134,7 +134,7 @@ $GEN -o "$BIGLOAD" --seed 22 --flows 50000 --flow-interval-ms 0.01 \
 	--mix udp=1 --pkts 1 --size 64 --vlan-pct 0 --ipv6-pct 0 2>/dev/null
 TP_RUNS=$((TP_RUNS + 1))
 log=$WORK/large.log
-if ! start "$log" -l 0-1 -s 0x2 --no-huge -m 1024 --no-pci \
+if ! start "$log" -l 0-1 -S 1 --no-huge -m 1024 --no-pci \
 	--file-prefix "${TP_PREFIX}_$TP_RUNS" --log-level=pmd.net.pcap:warning \
 	--vdev=event_sw0 "--vdev=net_pcap0,rx_pcap=$BIGLOAD,infinite_rx=1" -- \
 	-T 1 --flows 262144 --tmo-udp 30s --flow-log "$WORK/large.json"; then
