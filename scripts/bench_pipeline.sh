@@ -23,8 +23,14 @@
 # ratio: ratio of the medians and the spread of the per-repetition ratios.
 # Writes $OUT/pipeline.json (default bench/) and prints a table.
 #
-#   bash scripts/bench_pipeline.sh [--quick] [--reps N] [--secs S]
-#        [--no-aging] [--no-ipfix] [--prepare]
+#   bash scripts/bench_pipeline.sh [--dpdk VERSION] [--quick] [--reps N]
+#        [--secs S] [--no-aging] [--no-ipfix] [--prepare]
+#
+#   --dpdk VERSION: run on that DPDK (scripts/dpdk.sh builds it once into
+#   its cache; without it, the DPDK of PKG_CONFIG_PATH, else Debian's
+#   22.11): timer_pipeline, its "rte" adapter and l2fwd-event all come
+#   from it; the output goes to bench/dpdk-VERSION/. Every JSON written
+#   names its run (date, commit, DPDK version, machine).
 #
 #   --prepare: only build the fair l2fwd-event and write the captures
 #   (1M/4M: ~3 min, once), so that a later run measures at once.
@@ -33,8 +39,10 @@
 #           plus ~3 min once to write the captures)
 #   quick:  2 repetitions of 5 s, aging 100K x 1 rep (~2-3 min)
 #
-# Fair anchor. l2fwd-event is built out of tree from the dpdk-doc sources
-# with exactly two changes, applied below by sed and checked:
+# Fair anchor. l2fwd-event is built out of tree from the sources of the
+# DPDK the run uses (Debian's dpdk-doc for 22.11, PREFIX/share/dpdk/
+# examples for a DPDK of scripts/dpdk.sh) with exactly two changes,
+# applied below by sed and checked:
 #  1. its mbuf pool (sized for descriptors only) gets 131072 more mbufs:
 #     net_pcap's infinite_rx loads the whole capture into the pool, and
 #     without them the port cannot start;
@@ -55,8 +63,9 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-BUILD_DIR=${BUILD_DIR:-build}
-OUT=${BENCH_OUT:-bench}
+. scripts/bench_common.sh
+bench_dpdk_select "$@"
+set -- ${BENCH_ARGS[@]+"${BENCH_ARGS[@]}"}
 CAPS=${BENCH_CAPTURES:-$BUILD_DIR/bench-captures}
 QUICK=0
 REPS=5
@@ -114,7 +123,7 @@ fi
 # l2fwd-event, fair (the two changes listed at the top).
 L2=$BUILD_DIR/l2fwd-event-fair
 build_l2fwd() {
-	local src=/usr/share/dpdk/examples/l2fwd-event
+	local src=$BENCH_DPDK_PREFIX/share/dpdk/examples/l2fwd-event
 
 	[ -x "$L2/build/l2fwd-event" ] && return 0
 	rm -rf "$L2"
@@ -129,7 +138,8 @@ build_l2fwd() {
 		{ echo "bench_pipeline: cannot patch l2fwd-event" >&2; exit 1; }
 	diff -u --label "$src/main.c" --label l2fwd-event-fair/main.c \
 		"$src/main.c" "$L2/main.c" > "$L2/fair.diff" || true
-	make -s -C "$L2" >/dev/null
+	# The rpath: a DPDK outside the system's library path.
+	make -s -C "$L2" LDFLAGS="-Wl,-rpath,$BENCH_DPDK_LIBDIR" >/dev/null
 }
 build_l2fwd
 cp "$L2/fair.diff" "$OUT/l2fwd-event-fair.diff"
@@ -161,7 +171,7 @@ EAL_COMMON="--no-pci $MEM --vdev=event_sw0 --log-level=lib.eal:warning"
 run_l2fwd() { # run_l2fwd LOG
 	# shellcheck disable=SC2086
 	timeout -s INT "$SECS" "$L2/build/l2fwd-event" --lcores=0@0,1@1,2@0 \
-		-s 0x2 $EAL_COMMON --vdev="$VDEV" -- -p 0x1 --mode=eventdev \
+		-S 1 $EAL_COMMON --vdev="$VDEV" -- -p 0x1 --mode=eventdev \
 		--eventq-sched=atomic -T 1 > "$1" 2>&1 || true
 }
 
@@ -170,7 +180,7 @@ run_tp() { # run_tp LOG ADAPTER REFRESH [OPTIONS...]
 
 	shift 3
 	# shellcheck disable=SC2086
-	timeout -s INT $((SECS + 60)) "$TP" -l 0-1 -s 0x2 $EAL_COMMON \
+	timeout -s INT $((SECS + 60)) "$TP" -l 0-1 -S 1 $EAL_COMMON \
 		--vdev="$VDEV" -- --fwd-mode loop --flows 262144 \
 		--timer-adapter "$adapter" --refresh "$refresh" -T 1 \
 		--duration "$SECS" "$@" > "$log" 2>&1 || true
@@ -231,7 +241,7 @@ for n in $AGING_SIZES; do
 			echo "== aging $n flows, $a adapter, rep $r/$AGING_REPS"
 			# shellcheck disable=SC2086
 			/usr/bin/time -v timeout -k 30 -s INT "$AGING_CAP" \
-				"$TP" -l 0-1 -s 0x2 \
+				"$TP" -l 0-1 -S 1 \
 				$EAL_COMMON \
 				--vdev="net_pcap0,rx_pcap=$CAPS/udp$n.pcap" -- \
 				--fwd-mode drop --flows "$flows" --timer-adapter "$a" \
@@ -255,3 +265,5 @@ fi
 	--reps "$REPS" --secs "$SECS" --quick "$QUICK" \
 	--progs "$PROGS" --aging "$AGING_SIZES" \
 	--wall $(($(date +%s) - t_start)) --mem "$MEM"
+bench_stamp "$OUT/pipeline.json"
+bench_stamp "$OUT/ipfix.json"

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+#
+# Sourced by scripts/bench.sh and scripts/bench_pipeline.sh: which DPDK a
+# benchmark runs on, and the run's identity in every JSON it writes.
+#
+#   bench_dpdk_select "$@"   takes --dpdk VERSION (a version of
+#                            ../shared/dpdk, a tarball or a tree: built by
+#                            scripts/dpdk.sh) out of the arguments into
+#                            BENCH_ARGS; without it, the DPDK of
+#                            PKG_CONFIG_PATH, else Debian's. Sets
+#                            BENCH_DPDK (its version), BENCH_DPDK_PREFIX,
+#                            BENCH_DPDK_LIBDIR, and the default BUILD_DIR
+#                            (build, or build-dpdk-VERSION) and OUT
+#                            (bench, or bench/dpdk-VERSION).
+#   bench_stamp FILE.json    adds "run": date, commit, DPDK, machine.
+
+bench_dpdk_select() {
+	local want="" v
+	BENCH_ARGS=()
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--dpdk)
+			[ $# -ge 2 ] || { echo "bench: --dpdk needs a version" >&2; exit 2; }
+			want=$2; shift ;;
+		--dpdk=*) want=${1#--dpdk=} ;;
+		*) BENCH_ARGS+=("$1") ;;
+		esac
+		shift
+	done
+	if [ -n "$want" ]; then
+		PKG_CONFIG_PATH=$(bash scripts/dpdk.sh "$want") || exit 1
+		export PKG_CONFIG_PATH
+	fi
+	BENCH_DPDK=$(pkg-config --modversion libdpdk 2>/dev/null || true)
+	[ -n "$BENCH_DPDK" ] || {
+		# Debian's, installed by scripts/setup.sh.
+		bash scripts/setup.sh >/dev/null
+		BENCH_DPDK=$(pkg-config --modversion libdpdk)
+	}
+	BENCH_DPDK_PREFIX=$(pkg-config --variable=prefix libdpdk)
+	BENCH_DPDK_LIBDIR=$(pkg-config --variable=libdir libdpdk)
+	v=$BENCH_DPDK
+	if [ "$BENCH_DPDK_PREFIX" = /usr ]; then
+		BUILD_DIR=${BUILD_DIR:-build}
+		OUT=${BENCH_OUT:-bench}
+	else
+		BUILD_DIR=${BUILD_DIR:-build-dpdk-$v}
+		OUT=${BENCH_OUT:-bench/dpdk-$v}
+	fi
+	export BUILD_DIR
+	echo "bench: DPDK $BENCH_DPDK ($BENCH_DPDK_PREFIX), build $BUILD_DIR, output $OUT"
+}
+
+# The DPDK program NAME of the selected DPDK (Debian's from PATH).
+bench_dpdk_program() {
+	if [ -x "$BENCH_DPDK_PREFIX/bin/$1" ]; then
+		echo "$BENCH_DPDK_PREFIX/bin/$1"
+	else
+		command -v "$1" || true
+	fi
+}
+
+bench_stamp() { # bench_stamp FILE.json: add the run's identity
+	[ -f "$1" ] || return 0
+	/usr/bin/python3 - "$1" "$BENCH_DPDK" "$BENCH_DPDK_PREFIX" <<'PYEOF'
+import json, os, platform, subprocess, sys, time
+path, dpdk, prefix = sys.argv[1:4]
+def sh(*cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+cpu = None
+try:
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+except OSError:
+    pass
+doc = json.load(open(path))
+dirty = sh("git", "status", "--porcelain", "--untracked-files=no")
+doc["run"] = {
+    "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    "commit": sh("git", "rev-parse", "--short=7", "HEAD"),
+    "commit_dirty": bool(dirty),
+    "dpdk": dpdk,
+    "dpdk_prefix": prefix,
+    "machine": {"cpu": cpu, "cpus": os.cpu_count(),
+                "kernel": platform.release(),
+                "mem_gb": round(os.sysconf("SC_PAGE_SIZE") *
+                                os.sysconf("SC_PHYS_PAGES") / 2**30, 1)},
+}
+json.dump(doc, open(path, "w"), indent=1)
+PYEOF
+}
