@@ -13,8 +13,9 @@
 #     PKG_CONFIG_PATH=$(bash scripts/dpdk.sh 25.11.2) bash scripts/setup.sh
 #
 # The cache is $DPDK_CACHE, default /var/cache/timer_pipeline/dpdk-VERSION.
-# A cache whose stamp matches the source (its sha256, or the tree's path)
-# and the build options is reused as it is; anything else is rebuilt. A
+# A cache whose stamp matches the source (its sha256, or the tree's path:
+# remove the cache to rebuild a tree you changed) and the build options is
+# reused as it is; anything else is rebuilt in its place. A
 # tarball from ../shared/dpdk is checked against its .sha256 first.
 # $DPDK_MESON_ARGS adds meson options (e.g. -Denable_stdatomic=true; give
 # such a variant its own $DPDK_CACHE). Versions before 23.11 are refused:
@@ -95,7 +96,11 @@ if [ "$kind" = tarball ]; then
 	stamp_src="sha256 $(sha256sum "$src" | awk '{print $1}')"
 	if [ -z "$version" ]; then
 		# The VERSION file of the tarball's top folder.
-		vf=$(tar -tf "$src" 2>/dev/null | grep -m1 -E '^[^/]+/VERSION$') ||
+		# (awk reads the whole list: an early exit would kill tar with
+		# SIGPIPE, which pipefail reports as a failure)
+		vf=$(tar -tf "$src" 2>/dev/null |
+			awk '/^[^\/]+\/VERSION$/ && !f { print; f = 1 }')
+		[ -n "$vf" ] ||
 			die "$src is not a DPDK tarball (no top-level VERSION file)"
 		version=$(tar -xOf "$src" "$vf" | tr -d ' \n')
 	fi
