@@ -27,8 +27,9 @@
 # timer_bench's closed loop runs BENCH_CL_REPS more times (default 10),
 # one repetition per run, all adapters in each (interleaved);
 # tools/bench_collapse.py writes bench/closedloop_reps.json and a table:
-# every repetition's rate and arm retries, how many collapsed (more
-# failed arms than delivered events), and the ratio in each mode.
+# every repetition's rate and arm retries, how many collapsed (a rate
+# below a tenth of the adapter's best repetition of the case), and the
+# ratio in each mode.
 #
 # Layout: lcore 0 produces and consumes, lcore 1 is the service lcore
 # (event_sw scheduler and the adapter's service). On a machine with more

@@ -13,7 +13,8 @@
 #                            BENCH_DPDK_LIBDIR, and the default BUILD_DIR
 #                            (build, or build-dpdk-VERSION) and OUT
 #                            (bench, or bench/dpdk-VERSION).
-#   bench_stamp FILE.json    adds "run": date, commit, DPDK, machine.
+#   bench_stamp FILE.json    adds "run": date and commit (as the run
+#                            started), DPDK, machine.
 
 bench_dpdk_select() {
 	local want="" v
@@ -47,8 +48,17 @@ bench_dpdk_select() {
 	else
 		BUILD_DIR=${BUILD_DIR:-build-dpdk-$v}
 		OUT=${BENCH_OUT:-bench/dpdk-$v}
+		# DPDK's own programs (dpdk-test-eventdev) have no rpath to
+		# its libraries; ours do.
+		export LD_LIBRARY_PATH=$BENCH_DPDK_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	fi
 	export BUILD_DIR
+	# The run's identity as it starts (what the binaries are built from).
+	BENCH_START=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+	BENCH_COMMIT=$(git rev-parse --short=7 HEAD 2>/dev/null || echo unknown)
+	BENCH_DIRTY=$([ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] &&
+		echo true || echo false)
+	export BENCH_START BENCH_COMMIT BENCH_DIRTY
 	echo "bench: DPDK $BENCH_DPDK ($BENCH_DPDK_PREFIX), build $BUILD_DIR, output $OUT"
 }
 
@@ -63,6 +73,9 @@ bench_dpdk_program() {
 
 bench_stamp() { # bench_stamp FILE.json: add the run's identity
 	[ -f "$1" ] || return 0
+	# Outside bench_dpdk_select (bench_ipfix.sh run alone): pkg-config's.
+	: "${BENCH_DPDK:=$(pkg-config --modversion libdpdk 2>/dev/null || echo unknown)}"
+	: "${BENCH_DPDK_PREFIX:=$(pkg-config --variable=prefix libdpdk 2>/dev/null || echo unknown)}"
 	/usr/bin/python3 - "$1" "$BENCH_DPDK" "$BENCH_DPDK_PREFIX" <<'PYEOF'
 import json, os, platform, subprocess, sys, time
 path, dpdk, prefix = sys.argv[1:4]
@@ -81,11 +94,18 @@ try:
 except OSError:
     pass
 doc = json.load(open(path))
-dirty = sh("git", "status", "--porcelain", "--untracked-files=no")
+# Taken when the run started (bench_dpdk_select), else now.
+dirty = os.environ.get("BENCH_DIRTY")
+if dirty is None:
+    dirty = bool(sh("git", "status", "--porcelain", "--untracked-files=no"))
+else:
+    dirty = dirty == "true"
 doc["run"] = {
-    "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    "commit": sh("git", "rev-parse", "--short=7", "HEAD"),
-    "commit_dirty": bool(dirty),
+    "date": os.environ.get("BENCH_START") or
+            time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    "commit": os.environ.get("BENCH_COMMIT") or
+              sh("git", "rev-parse", "--short=7", "HEAD"),
+    "commit_dirty": dirty,
     "dpdk": dpdk,
     "dpdk_prefix": prefix,
     "machine": {"cpu": cpu, "cpus": os.cpu_count(),

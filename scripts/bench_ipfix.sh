@@ -510,4 +510,6 @@ print("lost: tp_ipfix %d, tp_ipfix_eof %d, softflowd %d (of %d)" % (
 print("targets: " + ", ".join("%s %s" % (k, "met" if v["met"] else "MISSED")
                               for k, v in doc["targets"].items()))
 EOF
+. scripts/bench_common.sh
+bench_stamp "$OUT/ipfix.json"
 echo "bench_ipfix: wrote $OUT/ipfix.json" >&2

@@ -125,7 +125,9 @@ L2=$BUILD_DIR/l2fwd-event-fair
 build_l2fwd() {
 	local src=$BENCH_DPDK_PREFIX/share/dpdk/examples/l2fwd-event
 
-	[ -x "$L2/build/l2fwd-event" ] && return 0
+	# Built, and every library it needs found.
+	[ -x "$L2/build/l2fwd-event" ] &&
+		! ldd "$L2/build/l2fwd-event" | grep -q 'not found' && return 0
 	rm -rf "$L2"
 	mkdir -p "$L2"
 	cp -r "$src/." "$L2/"
@@ -138,8 +140,10 @@ build_l2fwd() {
 		{ echo "bench_pipeline: cannot patch l2fwd-event" >&2; exit 1; }
 	diff -u --label "$src/main.c" --label l2fwd-event-fair/main.c \
 		"$src/main.c" "$L2/main.c" > "$L2/fair.diff" || true
-	# The rpath: a DPDK outside the system's library path.
-	make -s -C "$L2" LDFLAGS="-Wl,-rpath,$BENCH_DPDK_LIBDIR" >/dev/null
+	# The rpath: a DPDK outside the system's library path (an rpath, not
+	# a runpath, which would not reach the libraries' own dependencies).
+	make -s -C "$L2" LDFLAGS="-Wl,-rpath,$BENCH_DPDK_LIBDIR -Wl,--disable-new-dtags" \
+		>/dev/null
 }
 build_l2fwd
 cp "$L2/fair.diff" "$OUT/l2fwd-event-fair.diff"
@@ -266,4 +270,3 @@ fi
 	--progs "$PROGS" --aging "$AGING_SIZES" \
 	--wall $(($(date +%s) - t_start)) --mem "$MEM"
 bench_stamp "$OUT/pipeline.json"
-bench_stamp "$OUT/ipfix.json"
