@@ -205,8 +205,19 @@ bench_results_json(struct bench_ctx *ctx, FILE *f)
 		bench_result_median(ctx, s->test, s->adapter, s->key, &med,
 				    &n);
 		fprintf(f, "%s    {\"test\": \"%s\", \"adapter\": \"%s\", "
-			"\"key\": \"%s\", \"median\": %.6g, \"reps\": %u}",
-			i == 0 ? "" : ",\n", s->test, s->adapter, s->key, med, n);
+			"\"key\": \"%s\", \"median\": %.6g, \"reps\": %u, "
+			"\"values\": [", i == 0 ? "" : ",\n", s->test,
+			s->adapter, s->key, med, n);
+		/* Every repetition in run order: rep k of each adapter ran
+		 * in the same round, so per-pair ratios can be taken.
+		 */
+		for (j = i, seen = 0; j < r->nb_samples; j++)
+			if (strcmp(r->samples[j].test, s->test) == 0 &&
+			    strcmp(r->samples[j].adapter, s->adapter) == 0 &&
+			    strcmp(r->samples[j].key, s->key) == 0)
+				fprintf(f, "%s%.6g", seen++ ? ", " : "",
+					r->samples[j].value);
+		fprintf(f, "]}");
 	}
 	fprintf(f, "\n  ],\n  \"series\": [\n");
 	for (i = 0; i < r->nb_series; i++) {
