@@ -24,6 +24,11 @@
  *   compat_timer_state_*() use rte_atomic_*_explicit where DPDK has them.
  * - The adapter's semantics that changed after 22.11 and that the
  *   library mirrors (COMPAT_DPDK_* below; docs/differences.rst).
+ *
+ * One difference needs no #if and is handled where it bites: DPDK 26.07's
+ * rte_net_get_ptype() reports a single 802.1Q tag as QinQ (it ORs
+ * RTE_PTYPE_L2_ETHER_VLAN into RTE_PTYPE_L2_ETHER), so the pipeline counts
+ * VLAN tags from l2_len on every version (tp_parse.h).
  */
 
 #include <errno.h>

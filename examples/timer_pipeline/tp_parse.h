@@ -213,18 +213,22 @@ tp_parse_to_ether(struct rte_mbuf *m, int lt, const struct rte_ether_addr *src,
 	return TP_PKT_FLOW;
 }
 
-/* VLAN ids (l2 holds l2_len bytes: 18 with a VLAN, 22 with QinQ). */
+/*
+ * VLAN ids (l2 holds l2_len bytes: 18 with a VLAN, 22 with QinQ). The
+ * number of tags comes from l2_len, not from the L2 packet type: DPDK
+ * 26.07's rte_net_get_ptype() ORs RTE_PTYPE_L2_ETHER_VLAN into
+ * RTE_PTYPE_L2_ETHER and so reports one 802.1Q tag as QinQ.
+ */
 static __rte_always_inline void
-tp_parse_vlans(const uint8_t *l2, uint32_t ptype, struct tp_flow_key *key)
+tp_parse_vlans(const uint8_t *l2, uint32_t l2_len, struct tp_flow_key *key)
 {
-	const uint32_t l2t = ptype & RTE_PTYPE_L2_MASK;
+	const uint32_t tags = (l2_len - RTE_ETHER_HDR_LEN) /
+			      sizeof(struct rte_vlan_hdr);
 
-	if (l2t == RTE_PTYPE_L2_ETHER_VLAN) {
+	if (tags >= 1)
 		key->vlan[0] = tp_rd16(l2 + 14) & 0xfff;
-	} else if (l2t == RTE_PTYPE_L2_ETHER_QINQ) {
-		key->vlan[0] = tp_rd16(l2 + 14) & 0xfff;
+	if (tags >= 2)
 		key->vlan[1] = tp_rd16(l2 + 18) & 0xfff;
-	}
 }
 
 /*
@@ -408,7 +412,7 @@ tp_parse(const struct rte_mbuf *m, struct tp_parsed *out)
 	}
 	if ((uint32_t)hl.l2_len + hl.l3_len > m->pkt_len)
 		return TP_PKT_MALFORMED;
-	tp_parse_vlans(l2, ptype, &out->key);
+	tp_parse_vlans(l2, hl.l2_len, &out->key);
 	if (!tp_parse_l3(m, &buf, ptype, &hl, &out->key, &src, &dst, &ip_end))
 		return TP_PKT_MALFORMED;
 	/* IPv6 extension headers beyond the payload length. */
