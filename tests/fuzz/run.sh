@@ -49,7 +49,7 @@ clang -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
 	$(pkg-config --cflags libdpdk) \
 	"$src/tests/fuzz/fuzz_parse.c" -o "$out/fuzz_parse" \
 	$(pkg-config --libs libdpdk) \
-	-Wl,-rpath,"$(pkg-config --variable=libdir libdpdk)" \
+	-Wl,-rpath,"$(pkg-config --variable=libdir libdpdk)" -Wl,--disable-new-dtags \
 	> "$work/build.log" 2>&1
 rc=$?
 cat "$work/build.log"

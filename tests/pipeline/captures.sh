@@ -270,7 +270,7 @@ if ! cc -O1 -g -Wall -Wextra -Werror "${SAN[@]}" -DALLOW_EXPERIMENTAL_API \
 	$(pkg-config --cflags libdpdk) \
 	"$TP_SRC/tests/pipeline/parse_segments.c" -o "$PS" \
 	$(pkg-config --libs libdpdk) \
-	-Wl,-rpath,"$(pkg-config --variable=libdir libdpdk)" \
+	-Wl,-rpath,"$(pkg-config --variable=libdir libdpdk)" -Wl,--disable-new-dtags \
 	>"$WORK/ps_build.log" 2>&1; then
 	tp_fail parse_segments_builds "cc failed" "$WORK/ps_build.log"
 else
