@@ -17,15 +17,16 @@
  * - Control threads: rte_ctrl_thread_create (pthread_t, void * function)
  *   was removed in 23.11; rte_thread_create_control (rte_thread_t,
  *   uint32_t function) replaces it.
- * - IPv6 addresses: struct rte_ipv6_hdr holds struct rte_ipv6_addr from
- *   24.11 (uint8_t[16] before): compat_ipv6_bytes() reads either.
  * - The timer state: RTE_ATOMIC(enum rte_event_timer_state) from 23.11
  *   (a _Atomic type when DPDK is built with -Denable_stdatomic=true):
  *   compat_timer_state_*() use rte_atomic_*_explicit where DPDK has them.
  * - The adapter's semantics that changed after 22.11 and that the
  *   library mirrors (COMPAT_DPDK_* below; docs/differences.rst).
  *
- * One difference needs no #if and is handled where it bites: DPDK 26.07's
+ * Two differences need no #if and are handled where they bite. From
+ * 24.11 struct rte_ipv6_hdr holds struct rte_ipv6_addr and is 2-byte
+ * aligned: the pipeline reads the header as bytes at offsetof() its
+ * fields (tp_parse.h), the same on every version. DPDK 26.07's
  * rte_net_get_ptype() reports a single 802.1Q tag as QinQ (it ORs
  * RTE_PTYPE_L2_ETHER_VLAN into RTE_PTYPE_L2_ETHER), so the pipeline counts
  * VLAN tags from l2_len on every version (tp_parse.h).
@@ -110,11 +111,6 @@ compat_ctrl_thread_create(rte_thread_t *t, const char *name,
 	return 0;
 }
 #endif
-
-/* ---- IPv6 header -------------------------------------------------------- */
-
-/* The 16 address bytes of an IPv6 header's source or destination. */
-#define compat_ipv6_bytes(addr) ((const uint8_t *)&(addr))
 
 /* ---- the timer state ---------------------------------------------------- */
 

@@ -20,6 +20,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
@@ -245,46 +246,57 @@ tp_parse_l3(const struct rte_mbuf *m, struct tp_parse_buf *buf,
 	const uint32_t l2 = hl->l2_len;
 
 	if (RTE_ETH_IS_IPV4_HDR(ptype)) {
-		const struct rte_ipv4_hdr *ip;
+		/* As bytes, as IPv6 below: from 24.11 the headers are
+		 * 2-byte aligned and this one may sit at any offset.
+		 */
+		const uint8_t *ip;
 		uint16_t tot;
 
-		ip = rte_pktmbuf_read(m, l2, sizeof(*ip), &buf->l3.v4);
+		ip = rte_pktmbuf_read(m, l2, sizeof(struct rte_ipv4_hdr),
+				      &buf->l3.v4);
 		if (ip == NULL)
 			return false;
-		tot = rte_be_to_cpu_16(ip->total_length);
-		if (hl->l3_len < sizeof(*ip) || tot < hl->l3_len ||
-		    l2 + tot > m->pkt_len)
+		tot = tp_rd16(ip + offsetof(struct rte_ipv4_hdr, total_length));
+		if (hl->l3_len < sizeof(struct rte_ipv4_hdr) ||
+		    tot < hl->l3_len || l2 + tot > m->pkt_len)
 			return false;
 		key->ipver = 4;
-		key->proto = ip->next_proto_id;
-		*src = (const uint8_t *)&ip->src_addr;
-		*dst = (const uint8_t *)&ip->dst_addr;
+		key->proto = ip[offsetof(struct rte_ipv4_hdr, next_proto_id)];
+		*src = ip + offsetof(struct rte_ipv4_hdr, src_addr);
+		*dst = ip + offsetof(struct rte_ipv4_hdr, dst_addr);
 		*ip_end = l2 + tot;
 		return true;
 	}
 	if (RTE_ETH_IS_IPV6_HDR(ptype)) {
-		const struct rte_ipv6_hdr *ip6;
-		uint32_t off = l2 + sizeof(*ip6);
+		/*
+		 * Read as bytes: the header may sit at any offset of the
+		 * mbuf, and from DPDK 24.11 struct rte_ipv6_hdr is 2-byte
+		 * aligned, so a member access through a cast pointer would
+		 * be undefined there.
+		 */
+		const uint8_t *ip6;
+		uint32_t off = l2 + sizeof(struct rte_ipv6_hdr);
 		int frag = 0, proto;
 
-		ip6 = rte_pktmbuf_read(m, l2, sizeof(*ip6), &buf->l3.v6);
+		ip6 = rte_pktmbuf_read(m, l2, sizeof(struct rte_ipv6_hdr),
+				       &buf->l3.v6);
 		if (ip6 == NULL)
 			return false;
-		*ip_end = off + rte_be_to_cpu_16(ip6->payload_len);
+		*ip_end = off + tp_rd16(ip6 + offsetof(struct rte_ipv6_hdr,
+						       payload_len));
 		if (*ip_end > m->pkt_len)
 			return false;
-		proto = ip6->proto;
+		proto = ip6[offsetof(struct rte_ipv6_hdr, proto)];
 		if ((ptype & RTE_PTYPE_L3_MASK) == RTE_PTYPE_L3_IPV6_EXT) {
 			/* Reads through rte_pktmbuf_read() too. */
-			proto = rte_net_skip_ip6_ext(ip6->proto, m, &off,
-						     &frag);
+			proto = rte_net_skip_ip6_ext(proto, m, &off, &frag);
 			if (proto < 0)
 				return false;
 		}
 		key->ipver = 6;
 		key->proto = (uint8_t)proto;
-		*src = compat_ipv6_bytes(ip6->src_addr);
-		*dst = compat_ipv6_bytes(ip6->dst_addr);
+		*src = ip6 + offsetof(struct rte_ipv6_hdr, src_addr);
+		*dst = ip6 + offsetof(struct rte_ipv6_hdr, dst_addr);
 		return true;
 	}
 	return false;
@@ -306,30 +318,34 @@ tp_parse_l4(const struct rte_mbuf *m, struct tp_parse_buf *buf,
 	if (l4 == RTE_PTYPE_L4_FRAG)
 		return true;	/* no ports in fragments */
 	switch (out->key.proto) {
+	/* Ports stay in network order; read as bytes (any offset). */
 	case IPPROTO_TCP: {
-		const struct rte_tcp_hdr *th;
+		const uint8_t *th;
 
-		if (l4 != RTE_PTYPE_L4_TCP || hl->l4_len < sizeof(*th) ||
+		if (l4 != RTE_PTYPE_L4_TCP ||
+		    hl->l4_len < sizeof(struct rte_tcp_hdr) ||
 		    off + hl->l4_len > ip_end)
 			return false;
-		th = rte_pktmbuf_read(m, off, sizeof(*th), &buf->l4.tcp);
+		th = rte_pktmbuf_read(m, off, sizeof(struct rte_tcp_hdr),
+				      &buf->l4.tcp);
 		if (th == NULL)
 			return false;
-		*sport = th->src_port;
-		*dport = th->dst_port;
-		out->tcp_flags = th->tcp_flags;
+		memcpy(sport, th + offsetof(struct rte_tcp_hdr, src_port), 2);
+		memcpy(dport, th + offsetof(struct rte_tcp_hdr, dst_port), 2);
+		out->tcp_flags = th[offsetof(struct rte_tcp_hdr, tcp_flags)];
 		return true;
 	}
 	case IPPROTO_UDP: {
-		const struct rte_udp_hdr *uh;
+		const uint8_t *uh;
 
-		if (off + sizeof(*uh) > ip_end)
+		if (off + sizeof(struct rte_udp_hdr) > ip_end)
 			return false;
-		uh = rte_pktmbuf_read(m, off, sizeof(*uh), &buf->l4.udp);
+		uh = rte_pktmbuf_read(m, off, sizeof(struct rte_udp_hdr),
+				      &buf->l4.udp);
 		if (uh == NULL)
 			return false;
-		*sport = uh->src_port;
-		*dport = uh->dst_port;
+		memcpy(sport, uh + offsetof(struct rte_udp_hdr, src_port), 2);
+		memcpy(dport, uh + offsetof(struct rte_udp_hdr, dst_port), 2);
 		return true;
 	}
 	case IPPROTO_ICMP:
