@@ -26,7 +26,7 @@
 #include <rte_malloc.h>
 
 #include "eal_init.h"
-#include "tp_common.h"
+#include "tp_ctx.h"
 #include "tp_eventdev.h"
 #include "tp_ipfix.h"
 #include "tp_lcore.h"

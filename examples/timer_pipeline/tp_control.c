@@ -19,7 +19,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 
-#include "tp_common.h"
+#include "tp_ctx.h"
 #include "tp_lcore.h"
 #include "tp_record.h"
 #include "tp_stats.h"

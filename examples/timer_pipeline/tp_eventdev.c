@@ -22,7 +22,7 @@
 #include <rte_lcore.h>
 #include <rte_service.h>
 
-#include "tp_common.h"
+#include "tp_ctx.h"
 #include "tp_eventdev.h"
 
 /* Credits an event_sw port may keep: two quanta of 32 and a burst. */

@@ -13,7 +13,7 @@
 #include <rte_eventdev.h>
 #include <rte_service.h>
 
-#include "tp_common.h"
+#include "tp_ctx.h"
 #include "tp_eventdev.h"
 
 static int

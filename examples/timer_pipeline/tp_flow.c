@@ -22,7 +22,7 @@
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
 
-#include "tp_common.h"
+#include "tp_ctx.h"
 #include "tp_stats.h"
 
 /* Live flows sampled when choosing an eviction victim. */

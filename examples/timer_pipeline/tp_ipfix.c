@@ -39,7 +39,7 @@
 
 #include "dpdk_compat.h"
 
-#include "tp_common.h"
+#include "tp_ctx.h"
 #include "tp_config_internal.h"
 #include "tp_ipfix.h"
 #include "tp_record.h"

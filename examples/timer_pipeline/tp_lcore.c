@@ -19,7 +19,7 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_service.h>
 
-#include "tp_common.h"
+#include "tp_ctx.h"
 #include "tp_lcore.h"
 
 /* Consecutive empty polls before --idle-sleep-us applies. */

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "tp_common.h"
+#include "tp_ctx.h"
 
 /** Our mbuf dynamic field. */
 static inline struct tp_pkt_meta *

@@ -31,7 +31,7 @@
 #include <rte_mempool.h>
 
 #include "tp_capture.h"
-#include "tp_common.h"
+#include "tp_ctx.h"
 #include "tp_ports.h"
 
 #define TP_MEMPOOL_CACHE 256

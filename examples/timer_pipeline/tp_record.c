@@ -25,7 +25,7 @@
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
 
-#include "tp_common.h"
+#include "tp_ctx.h"
 #include "tp_ipfix.h"
 #include "tp_record.h"
 

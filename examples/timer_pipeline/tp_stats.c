@@ -25,13 +25,13 @@
 
 #include "dpdk_compat.h"
 
-#include "tp_common.h"
+#include "tp_ctx.h"
 #include "tp_ipfix.h"
 #include "tp_stats.h"
 
 /*
  * The context the telemetry handlers read: the second mutable global, next
- * to tp_quit_signal (tp_common.h). DPDK 22.11's telemetry handlers take no
+ * to tp_quit_signal (tp_ctx.h). DPDK 22.11's telemetry handlers take no
  * user argument; 24.11's rte_telemetry_register_cmd_arg() can pass one,
  * but DPDK has no call to unregister a command, so a handler may run
  * after the context it was given is freed: the context lives shorter than

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "tp_common.h"
+#include "tp_ctx.h"
 
 /** Record one expiry's lateness (ns after its deadline). */
 static inline void

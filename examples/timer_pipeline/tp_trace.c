@@ -20,7 +20,7 @@
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
 
-#include "tp_common.h"
+#include "tp_ctx.h"
 #include "tp_record.h"
 #include "tp_trace.h"
 

@@ -15,7 +15,7 @@
 #include <rte_eventdev.h>
 #include <rte_tcp.h>
 
-#include "tp_common.h"
+#include "tp_ctx.h"
 #include "tp_lcore.h"
 
 /* TCP timeout class transitions: SYN -> EST when the responder speaks,

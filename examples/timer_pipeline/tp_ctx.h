@@ -2,11 +2,11 @@
  * Copyright(c) 2026 The timer_pipeline authors
  */
 
-#ifndef _TP_COMMON_H_
-#define _TP_COMMON_H_
+#ifndef _TP_CTX_H_
+#define _TP_CTX_H_
 
 /*
- * Shared definitions: the log macro, the application context (one struct,
+ * The application context: the log macro, the context (one struct,
  * allocated in main() and passed to everything), per-lcore state and the
  * per-lcore statistics slots.
  */
@@ -240,4 +240,4 @@ tp_cycles_to_ns(uint64_t cyc, uint64_t hz)
 	return cycles_to_ns(cyc, hz);
 }
 
-#endif /* _TP_COMMON_H_ */
+#endif /* _TP_CTX_H_ */
