@@ -169,6 +169,10 @@ tp_args(int argc, char **argv, struct tp_config *cfg, char **eal_argv,
 		tp_config_usage_rst();
 		return EXIT_SUCCESS;
 	}
+	if (cfg->help_counters_rst) {
+		tp_counters_print_rst();
+		return EXIT_SUCCESS;
+	}
 	if (cfg->dump_config) {
 		tp_config_dump(cfg);
 		return EXIT_SUCCESS;

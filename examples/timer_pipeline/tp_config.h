@@ -142,6 +142,7 @@ struct tp_config {
 	char config_file[PATH_MAX];	/**< --config FILE, "" = none. */
 	bool dump_config;		/**< --dump-config: print and exit. */
 	bool help_rst;			/**< --help-rst: option table, exit. */
+	bool help_counters_rst;		/**< Hidden: counter table, exit. */
 	bool eal_args_cmdline;		/**< EAL options came from the command
 					 * line, so [eal] args is not used.
 					 */

@@ -7,8 +7,8 @@
 
 /*
  * The application context: the log macro, the context (one struct,
- * allocated in main() and passed to everything), per-lcore state and the
- * per-lcore statistics slots.
+ * allocated in main() and passed to everything) and per-lcore state; the
+ * per-lcore statistics slots are in tp_counters.h.
  */
 
 #include <signal.h>
@@ -25,6 +25,7 @@
 
 #include "tp_config.h"
 #include "adapter_ops.h"
+#include "tp_counters.h"
 #include "cycles.h"
 #include "tp_flow.h"
 #include "tp_record.h"
@@ -40,7 +41,7 @@ extern int tp_logtype;
 /**
  * Quit flag, 1 = graceful stop, 2+ = at once. One of the two mutable
  * globals; the other is the context pointer the telemetry handlers read
- * (tp_stats.c: 22.11's handlers take no argument). Everything else is
+ * (tp_telemetry.c: 22.11's handlers take no argument). Everything else is
  * reached through struct tp_ctx.
  */
 extern volatile sig_atomic_t tp_quit_signal;
@@ -65,49 +66,6 @@ enum tp_phase {
 	TP_PHASE_FLUSH,		/**< Live flows forced to end; drain. */
 	TP_PHASE_STOP,		/**< Every loop returns. */
 };
-
-/** Packet drop reasons. */
-enum tp_drop {
-	TP_DROP_MALFORMED,	/**< Malformed, policy drop. */
-	TP_DROP_TABLE_FULL,	/**< Full table, policy drop. */
-	TP_DROP_FWD,		/**< --fwd-mode drop. */
-	TP_DROP_TX,		/**< TX queue full. */
-	TP_DROP_SHUTDOWN,	/**< RX stopped: enqueue abandoned, stash. */
-	TP_DROP_EVDEV_FULL,	/**< Event device full past the RX retry. */
-	TP_DROP_OVERSIZE,	/**< Capture record net_pcap cannot carry. */
-	TP_DROP_NOT_ETHER,	/**< No Ethernet frame can carry it. */
-	TP_DROP_MAX
-};
-
-/** Latency histogram: bucket b holds lateness in [2^(b-1), 2^b) us. */
-#define TP_LAT_BUCKETS 32
-
-/** Per-lcore counters: one writer (the lcore), read by anyone. */
-struct tp_lcore_stats {
-	uint64_t rx_pkts;		/**< Packets received. */
-	uint64_t rx_bytes;		/**< Bytes received. */
-	uint64_t rx_ipv4;		/**< IPv4 packets. */
-	uint64_t rx_ipv6;		/**< IPv6 packets. */
-	uint64_t rx_non_ip;		/**< Non-IP (forwarded, no flow). */
-	uint64_t rx_malformed;		/**< Malformed (by policy). */
-	uint64_t ev_enq;		/**< Packet events enqueued. */
-	uint64_t ev_deq_pkt;		/**< Packet events processed. */
-	uint64_t ev_enq_retry;		/**< Enqueue calls short of credit. */
-	uint64_t tx_pkts;		/**< Packets handed to TX. */
-	uint64_t drops[TP_DROP_MAX];	/**< Drops by reason. */
-	uint64_t flows_created;		/**< Flows created. */
-	uint64_t flows_ended[TP_END_MAX]; /**< Flows finalised by reason. */
-	uint64_t flow_busy_retry;	/**< Lookups that met a dying flow. */
-	uint64_t tim_armed;		/**< First arms (flow creation). */
-	uint64_t tim_rearmed;		/**< Later arms (refresh, re-arm). */
-	uint64_t tim_expired;		/**< Expiry events processed. */
-	uint64_t tim_cancelled;		/**< Successful cancels. */
-	uint64_t tim_cancel_late;	/**< Cancels that lost to expiry. */
-	uint64_t tim_arm_fail;		/**< Arms refused by the adapter. */
-	uint64_t lat_max_ns;		/**< Largest expiry lateness. */
-	uint64_t lat_hist[TP_LAT_BUCKETS]; /**< Lateness histogram. */
-	uint64_t idle_polls;		/**< Polls that found nothing. */
-} __rte_cache_aligned;
 
 /** An RX queue polled by an lcore, with its replay-pace stash. */
 struct tp_rxq {

@@ -23,7 +23,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "tp_ctx.h"
-#include "tp_stats.h"
+#include "tp_counters.h"
 
 /* Live flows sampled when choosing an eviction victim. */
 #define TP_EVICT_SAMPLE 32

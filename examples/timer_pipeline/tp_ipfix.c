@@ -43,7 +43,7 @@
 #include "tp_config_internal.h"
 #include "tp_ipfix.h"
 #include "tp_record.h"
-#include "tp_stats.h"
+#include "tp_counters.h"
 
 #ifdef TP_HAVE_LIBFIXBUF
 

@@ -22,7 +22,7 @@
 #include "tp_ctx.h"
 #include "tp_lcore.h"
 #include "tp_parse.h"
-#include "tp_stats.h"
+#include "tp_counters.h"
 
 /* Capture timestamp of a packet in ns, 0 if it has none. */
 static __rte_always_inline uint64_t

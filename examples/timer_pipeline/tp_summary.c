@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * The run's results as files and the exactly-once check: --stats-json
+ * (one line of counters per stats period), --summary-json (the check's
+ * terms and every counter at exit) and the small JSON writer both use.
+ * Every key comes from the counter table (tp_counters.h). Runs on the
+ * main lcore only; reads the slots without locks (tp_counters.h).
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+
+#include "tp_counters.h"
+#include "tp_ctx.h"
+#include "tp_ipfix.h"
+#include "tp_stats.h"
+
+/* --summary-json's "version": 2 since the counter table (one name per
+ * counter; docs/summary-json.rst lists the keys version 1 called
+ * otherwise).
+ */
+#define TP_SUMMARY_VERSION 2
+
+/* A JSON object being written: keys and numbers only, no escaping. */
+struct tp_json {
+	FILE *f;		/**< Output. */
+	const char *sep;	/**< "" before an object's first member. */
+};
+
+static void
+tp_json_key(struct tp_json *w, const char *key)
+{
+	fprintf(w->f, "%s\"%s\":", w->sep, key);
+	w->sep = ",";
+}
+
+static void
+tp_json_u64(struct tp_json *w, const char *key, uint64_t v)
+{
+	tp_json_key(w, key);
+	fprintf(w->f, "%" PRIu64, v);
+}
+
+static void
+tp_json_bool(struct tp_json *w, const char *key, bool v)
+{
+	tp_json_key(w, key);
+	fputs(v ? "true" : "false", w->f);
+}
+
+/* Only fixed names (adapter, refresh mode, stop reason): no escaping. */
+static void
+tp_json_str(struct tp_json *w, const char *key, const char *v)
+{
+	tp_json_key(w, key);
+	fprintf(w->f, "\"%s\"", v);
+}
+
+static void
+tp_json_begin(struct tp_json *w, const char *key)
+{
+	tp_json_key(w, key);
+	fputc('{', w->f);
+	w->sep = "";
+}
+
+static void
+tp_json_end(struct tp_json *w)
+{
+	fputc('}', w->f);
+	w->sep = ",";
+}
+
+/* A key of the counter table (tp_counters_each()): a number or a list. */
+static void
+tp_json_put(void *arg, const char *key, const uint64_t *v, unsigned int n)
+{
+	struct tp_json *w = arg;
+	unsigned int i;
+
+	if (n == 0) {
+		tp_json_u64(w, key, *v);
+		return;
+	}
+	tp_json_key(w, key);
+	for (i = 0; i < n; i++)
+		fprintf(w->f, "%c%" PRIu64, i ? ',' : '[', v[i]);
+	fputc(']', w->f);
+}
+
+/* Every counter of the table; the exporter's only while it is on. */
+static void
+tp_json_counters(struct tp_json *w, const struct tp_counters *c, bool ipfix)
+{
+	tp_counters_each(c, ipfix ? TP_GRP_ALL :
+			 TP_GRP_ALL & ~TP_GRP_BIT(TP_GRP_IPFIX), tp_json_put, w);
+}
+
+/*
+ * A JSON output file (--stats-json, --summary-json), created like
+ * --flow-log: no symbolic link, 0644. NULL with errno set on failure.
+ */
+static FILE *
+tp_stats_json_open(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+		      O_CLOEXEC, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
+	FILE *f;
+	int err;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (f == NULL) {
+		err = errno;
+		close(fd);
+		errno = err;
+	}
+	return f;
+}
+
+/*
+ * --stats-json: every counter as one JSON object per line, for
+ * tools/plot_run.py, after "t_s" (seconds since launch) and "final".
+ * Counters are cumulative since the start; the lateness histogram too, so
+ * a reader takes percentiles per interval from the difference of two
+ * lines. Opened at the first period (a failure is logged once and the run
+ * goes on: the file is a learning aid).
+ */
+void
+tp_stats_json_write(struct tp_ctx *ctx, bool final)
+{
+	struct tp_counters c;
+	struct tp_json w;
+	bool ipfix;
+
+	if (ctx->cfg->stats_json[0] == '\0' || ctx->stats_json_failed)
+		return;
+	if (ctx->stats_json == NULL) {
+		ctx->stats_json = tp_stats_json_open(ctx->cfg->stats_json);
+		if (ctx->stats_json == NULL) {
+			TP_LOG(ERR, "cannot open --stats-json '%s': %s",
+			       ctx->cfg->stats_json, strerror(errno));
+			ctx->stats_json_failed = true;
+			return;
+		}
+	}
+	w.f = ctx->stats_json;
+	w.sep = "";
+	ipfix = tp_counters_read(ctx, &c, NULL);
+	fputc('{', w.f);
+	tp_json_key(&w, "t_s");
+	fprintf(w.f, "%.3f", (double)tp_cycles_to_ns(rte_get_timer_cycles() -
+		ctx->start_tsc, ctx->hz) / 1e9);
+	tp_json_bool(&w, "final", final);
+	tp_json_counters(&w, &c, ipfix);
+	fputs("}\n", w.f);
+	fflush(w.f);
+	if (final) {
+		fclose(w.f);
+		ctx->stats_json = NULL;
+		ctx->stats_json_failed = true;	/* nothing after the last */
+	}
+}
+
+/* Entries that are not FREE and whose record is not yet written. */
+static uint64_t
+tp_stats_live_entries(const struct tp_ctx *ctx)
+{
+	uint64_t n = 0;
+	uint32_t i, r;
+
+	for (i = 0; i < ctx->ft.nb_entries; i++) {
+		r = ctx->ft.entries[i].ref;
+		if (r != TP_REF_FREE && (r & TP_REF_COUNT_MASK) != 0)
+			n++;
+	}
+	return n;
+}
+
+static int
+tp_stats_adapter_check(struct tp_ctx *ctx, const struct tp_counters *c,
+		       uint64_t pending)
+{
+	struct rte_event_timer_adapter_stats as;
+	const struct tp_adapter *ta = &ctx->ta;
+	struct timer_adapter_accounting acct;
+	int ok = 0;
+
+	if (ta->ops->stats_get(ta->h, &as) == 0 &&
+	    as.evtim_exp_count != c->timers_expired) {
+		printf("  adapter built %" PRIu64 " expiry events, workers "
+		       "processed %" PRIu64 "\n", as.evtim_exp_count,
+		       c->timers_expired);
+		ok = -1;
+	}
+	if (ta->ops->acct_get == NULL || ta->ops->acct_get(ta->h, &acct) != 0)
+		return ok;
+	if (acct.armed != c->timers_armed ||
+	    acct.expired != c->timers_expired ||
+	    acct.cancelled != c->timers_cancelled || acct.pending != pending) {
+		printf("  adapter accounting armed %" PRIu64 " expired %"
+		       PRIu64 " cancelled %" PRIu64 " pending %" PRIu64
+		       " differs from the app's\n", acct.armed, acct.expired,
+		       acct.cancelled, acct.pending);
+		ok = -1;
+	}
+	return ok;
+}
+
+/* Every ended flow's record was exported or counted as not sent. */
+static int
+tp_stats_ipfix_check(const struct tp_counters *c, bool ipfix)
+{
+	if (!ipfix)
+		return 0;
+	printf("  ipfix  ended %" PRIu64 " == exported %" PRIu64
+	       " + not sent %" PRIu64 "\n", c->flows_ended, c->ipfix_exported,
+	       c->ipfix_not_sent);
+	return c->flows_ended == c->ipfix_exported + c->ipfix_not_sent ?
+		0 : -1;
+}
+
+/* A term of the check under its counter's name (the table's, #field). */
+#define TP_CHECK_TERM(w, c, field) tp_json_u64(w, #field, (c)->field)
+
+/*
+ * The check's terms, as tp_stats_check() printed them: the counters under
+ * their table names, and the two terms the check counts itself,
+ * flows_live (entries whose record is not written) and timers_pending.
+ */
+static void
+tp_summary_check(struct tp_json *w, const struct tp_counters *c, bool ipfix,
+		 uint64_t live, uint64_t pending, bool passed)
+{
+	tp_json_begin(w, "check");
+	tp_json_bool(w, "passed", passed);
+	TP_CHECK_TERM(w, c, flows_created);
+	TP_CHECK_TERM(w, c, flows_ended);
+	tp_json_u64(w, "flows_live", live);
+	TP_CHECK_TERM(w, c, timers_armed);
+	TP_CHECK_TERM(w, c, timers_expired);
+	TP_CHECK_TERM(w, c, timers_cancelled);
+	tp_json_u64(w, "timers_pending", pending);
+	TP_CHECK_TERM(w, c, rx_pkts);
+	TP_CHECK_TERM(w, c, forwarded);
+	TP_CHECK_TERM(w, c, dropped);
+	TP_CHECK_TERM(w, c, events_in_flight);
+	if (ipfix) {
+		TP_CHECK_TERM(w, c, ipfix_exported);
+		TP_CHECK_TERM(w, c, ipfix_not_sent);
+	}
+	tp_json_end(w);
+}
+
+/*
+ * When the run's phases happened, in ms from the launch (the lcores
+ * started), and the launch itself on the wall clock: a benchmark tells
+ * start-up, running, flushing and exit apart with them.
+ */
+static void
+tp_summary_times(struct tp_json *w, const struct tp_ctx *ctx)
+{
+	const uint64_t ms = ctx->hz / 1000;
+
+	tp_json_str(w, "stop_reason", ctx->stop_reason != NULL ?
+		    ctx->stop_reason : "none");
+	tp_json_begin(w, "times");
+	tp_json_u64(w, "launch_unix_ms", ctx->start_ns / 1000000);
+	tp_json_u64(w, "stop_request_ms", ctx->stop_tsc > ctx->start_tsc ?
+		    (ctx->stop_tsc - ctx->start_tsc) / ms : 0);
+	tp_json_u64(w, "stopped_ms", ctx->phase_tsc > ctx->start_tsc ?
+		    (ctx->phase_tsc - ctx->start_tsc) / ms : 0);
+	tp_json_end(w);
+}
+
+/*
+ * Write --summary-json (if set): run facts, "check" with the exactly-once
+ * check's terms as tp_stats_check() printed them, then "counters", every
+ * counter of the table. The file is created like --flow-log (no symbolic
+ * link, 0644).
+ *
+ * @return 0, or -1 (logged) if the file cannot be written.
+ */
+static int
+tp_summary_write(const struct tp_ctx *ctx, const struct tp_counters *c,
+		 bool ipfix, uint64_t live, uint64_t pending, bool passed)
+{
+	const char *path = ctx->cfg->summary_json;
+	struct tp_json w = { .sep = "" };
+
+	if (path[0] == '\0')
+		return 0;
+	w.f = tp_stats_json_open(path);
+	if (w.f == NULL) {
+		TP_LOG(ERR, "cannot write --summary-json '%s': %s", path,
+		       strerror(errno));
+		return -1;
+	}
+	fputc('{', w.f);
+	tp_json_u64(&w, "version", TP_SUMMARY_VERSION);
+	tp_json_str(&w, "adapter", ctx->ta.ops->name);
+	tp_json_str(&w, "refresh", ctx->cfg->refresh == TP_REFRESH_LAZY ?
+		    "lazy" : "every-packet");
+	tp_json_bool(&w, "aborted", ctx->aborted);
+	tp_summary_times(&w, ctx);
+	tp_summary_check(&w, c, ipfix, live, pending, passed);
+	tp_json_begin(&w, "counters");
+	tp_json_counters(&w, c, ipfix);
+	tp_json_end(&w);
+	fputs("}\n", w.f);
+	if (ferror(w.f) | (fclose(w.f) != 0)) {
+		TP_LOG(ERR, "cannot write --summary-json '%s'", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Exactly-once check. 8< */
+int
+tp_stats_check(struct tp_ctx *ctx)
+{
+	uint64_t live, pending;
+	struct tp_counters c;
+	bool ipfix;
+	int ok = 0;
+
+	ipfix = tp_counters_read(ctx, &c, NULL);
+	live = tp_stats_live_entries(ctx);
+	pending = tp_flow_count_timers(ctx);
+	printf("Exactly-once check:\n  flows  created %" PRIu64 " == ended %"
+	       PRIu64 " + live %" PRIu64 "\n  timers armed %" PRIu64
+	       " == expired %" PRIu64 " + cancelled %" PRIu64 " + pending %"
+	       PRIu64 "\n", c.flows_created, c.flows_ended, live,
+	       c.timers_armed, c.timers_expired, c.timers_cancelled, pending);
+	/* Every packet received was forwarded or dropped under a reason. */
+	printf("  packets rx %" PRIu64 " == forwarded %" PRIu64 " + dropped %"
+	       PRIu64 " + in flight %" PRIu64 "\n", c.rx_pkts, c.forwarded,
+	       c.dropped, c.events_in_flight);
+	if (c.flows_created != c.flows_ended + live ||
+	    c.timers_armed != c.timers_expired + c.timers_cancelled + pending ||
+	    c.rx_pkts != c.forwarded + c.dropped + c.events_in_flight)
+		ok = -1;
+	if (!ctx->aborted && (live != 0 || pending != 0 ||
+			      c.events_in_flight != 0)) {
+		printf("  flows, timers or packets left after the flush\n");
+		ok = -1;
+	}
+	if (ctx->rec.log != NULL && c.records_written != c.flows_ended) {
+		printf("  %" PRIu64 " records written for %" PRIu64
+		       " ended flows\n", c.records_written, c.flows_ended);
+		ok = -1;
+	}
+	if (tp_stats_adapter_check(ctx, &c, pending) != 0)
+		ok = -1;
+	if (tp_stats_ipfix_check(&c, ipfix) != 0)
+		ok = -1;
+	printf("  %s\n", ok == 0 ? "PASSED" : "FAILED");
+	if (tp_summary_write(ctx, &c, ipfix, live, pending, ok == 0) != 0)
+		ok = -1;
+	return ok;
+}
+/* >8 End of exactly-once check. */
