@@ -77,8 +77,8 @@ def grab(block, pattern, default=0):
 def parse_tp(text):
     scr = tp_screens(text)
     times = [t for t, _ in scr]
-    tx = [grab(b, r"^\s+tx\s+(\d+) pkts forwarded") for _, b in scr]
-    rx = [grab(b, r"^\s+rx\s+(\d+) pkts") for _, b in scr]
+    tx = [grab(b, r"^\s+tx\s+forwarded (\d+)") for _, b in scr]
+    rx = [grab(b, r"^\s+rx\s+pkts (\d+)") for _, b in scr]
     created = [grab(b, r"flows\s+active \d+ created (\d+)") for _, b in scr]
     ended = [grab(b, r"flows\s+active \d+ created \d+ ended (\d+)")
              for _, b in scr]
@@ -88,13 +88,13 @@ def parse_tp(text):
            "flows_created_per_s": steady(times, created)[0],
            "flows_ended_per_s": steady(times, ended)[0],
            "exactly_once": "PASSED" in text}
-    lat = re.findall(r"expiry lateness p50 <= (\d+) us, p99 <= (\d+) us, "
-                     r"max (\d+) us \(tick (\d+) us\)", text)
+    lat = re.findall(r"lateness p50_us (\d+) p99_us (\d+) max_us (\d+) "
+                     r"tick_us (\d+)", text)
     if lat:
         p50, p99, mx, tick = (int(x) for x in lat[-1])
         res.update({"lateness_p50_le_us": p50, "lateness_p99_le_us": p99,
                     "lateness_max_us": mx, "tick_us": tick})
-    drops = re.findall(r"pkts forwarded, (\d+) dropped", text)
+    drops = re.findall(r"tx\s+forwarded \d+ dropped (\d+)", text)
     res["dropped"] = int(drops[-1]) if drops else None
     return res
 

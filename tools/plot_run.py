@@ -72,7 +72,7 @@ def periods(rows):
             "rearms_s": (b["timers_rearmed"] - a["timers_rearmed"]) / dt,
             "p50_us": hist_pct(d_hist, 50),
             "p99_us": hist_pct(d_hist, 99),
-            "live": b["flows_live"],
+            "live": b["flows_active"],
         })
     return out
 
@@ -98,7 +98,7 @@ def main():
     t = [r["t_s"] for r in rows]
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(t, [r["flows_live"] for r in rows], label="live")
+    ax.plot(t, [r["flows_active"] for r in rows], label="live")
     ax.plot(t, [r["flows_created"] for r in rows], label="created")
     ax.plot(t, [r["flows_ended"] for r in rows], label="ended")
     ax.set_xlabel("seconds since start")

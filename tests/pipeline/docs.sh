@@ -8,6 +8,9 @@
 #                   API reference (Doxygen, undocumented public API fails)
 #   options_table   docs/options.inc is what "--help-rst" prints: the guide's
 #                   option table and --help come from one table
+#   counters_table  docs/counters.inc is what "--help-counters-rst" prints:
+#                   the reference's counter table and every report come
+#                   from one table (tp_counters.c)
 #   using_it_compiles  the library guide's example compiles (-Werror)
 #   readme_front    README.rst: valid reStructuredText, at most 160 lines,
 #                   opening with exactly the two
@@ -46,6 +49,16 @@ else
 	tp_fail options_table "docs/options.inc differs from --help-rst" \
 		"(regenerate: dpdk-timer_pipeline -- --help-rst > docs/options.inc)"
 	cat "$WORK/options.diff"
+fi
+
+# counters_table
+if "$TP_BIN" -- --help-counters-rst >"$WORK/counters.inc" 2>&1 &&
+   diff -u docs/counters.inc "$WORK/counters.inc" >"$WORK/counters.diff"; then
+	tp_pass counters_table
+else
+	tp_fail counters_table "docs/counters.inc differs from --help-counters-rst" \
+		"(regenerate: dpdk-timer_pipeline -- --help-counters-rst > docs/counters.inc)"
+	cat "$WORK/counters.diff"
 fi
 
 # using_it_compiles: the library guide's "Using it" example compiles with

@@ -289,8 +289,8 @@ elif ! tp_numbers exported="$exported" not_sent="$notsent" \
 	tp_fail collector_down "ended $ended, exported $exported, not sent \
 $notsent, received $got, reconnects $reconn" "$WORK/down.log"
 elif ! tp_expect "packets forwarded == received" \
-	"$(tp_num "$WORK/down.log" check.packets_forwarded)" eq \
-	"$(tp_num "$WORK/down.log" check.packets_rx)"; then
+	"$(tp_num "$WORK/down.log" check.forwarded)" eq \
+	"$(tp_num "$WORK/down.log" check.rx_pkts)"; then
 	tp_fail collector_down "$TP_WHY" "$WORK/down.log"
 else
 	tp_pass collector_down
@@ -298,10 +298,11 @@ fi
 
 if python3 -c "import json, sys
 d = json.load(open(sys.argv[1]))['/timer_pipeline/ipfix']
-keys = ('enabled', 'messages', 'records', 'bytes', 'templates', 'not_sent',
-        'queue_full', 'reconnects')
+keys = ('enabled', 'ipfix_messages', 'ipfix_exported', 'ipfix_bytes',
+        'ipfix_templates', 'ipfix_not_sent', 'ipfix_queue_full',
+        'ipfix_reconnects')
 sys.exit(0 if all(isinstance(d.get(k), int) for k in keys) and
-         d['enabled'] == 1 and d['not_sent'] > 0 else 1)" "$WORK/tel.json"
+         d['enabled'] == 1 and d['ipfix_not_sent'] > 0 else 1)" "$WORK/tel.json"
 then
 	tp_pass telemetry_ipfix
 else

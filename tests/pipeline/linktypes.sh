@@ -205,7 +205,7 @@ if ! tp_start --sock "$log" 60 "${EAL[@]}" --vdev=event_sw0 \
 else
 	over=$(python3 "$TP_SRC/tests/pipeline/telemetry_client.py" get \
 		"$SOCK" /timer_pipeline/stats | python3 -c 'import json, sys
-print(json.load(sys.stdin)["/timer_pipeline/stats"].get("oversize"))')
+print(json.load(sys.stdin)["/timer_pipeline/stats"].get("drop_oversize"))')
 	tp_stop INT
 	if ! tp_expect_eq "telemetry oversize" "$over" 4; then
 		tp_fail $name "$TP_WHY" "$log"

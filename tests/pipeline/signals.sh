@@ -71,7 +71,7 @@ else
 	tel=$(printf '/timer_pipeline/stats\n/timer_pipeline/flows\n' |
 	      timeout 10 dpdk-telemetry.py -f "$prefix" 2>&1)
 	if grep -q '"timers_armed"' <<<"$tel" &&
-	   grep -q '"lack_of_resources"' <<<"$tel"; then
+	   grep -q '"ended_lack_of_resources"' <<<"$tel"; then
 		tp_pass telemetry_commands
 	else
 		tp_fail telemetry_commands "no answer: $tel"

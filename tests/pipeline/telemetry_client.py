@@ -11,8 +11,8 @@
       Snapshot our commands' answers, list the commands ("/"), call every
       /timer_pipeline/ and /timer_adapter/ command twice (without and with
       parameters, good and bad), snapshot again: the answers must not have
-      changed (adapter_tick_count and uptime_ms, which count time, left
-      out).
+      changed (adapter_tick_count, uptime_ms and idle_polls, which count
+      time, left out).
   telemetry_client.py storm SOCK N CMD
       N clients, each connects, sends CMD and disconnects at once, never
       reading the reply.
@@ -27,8 +27,9 @@ import sys
 import time
 
 OURS = ("/timer_pipeline/", "/timer_adapter/")
-# Values that move with time, not with the calls (tick count, uptime).
-VOLATILE = ("adapter_tick_count", "uptime_ms")
+# Values that move with time, not with the calls (tick count, uptime,
+# polls that found nothing).
+VOLATILE = ("adapter_tick_count", "uptime_ms", "idle_polls")
 
 
 class Client:
