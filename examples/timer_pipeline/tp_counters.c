@@ -158,7 +158,7 @@
 	  "Times a worker found the record ring full and waited.", "") \
 	C(ipfix_messages, TP_GRP_IPFIX, "messages", 0, "messages", \
 	  "IPFIX Messages sent (with --ipfix or --ipfix-file only).", "") \
-	C(ipfix_exported, TP_GRP_IPFIX, "exported", 0, "records", \
+	C(ipfix_exported, TP_GRP_IPFIX, "records", 0, "records", \
 	  "Flow records sent to the collector.", \
 	  "flows_ended = ipfix_exported + ipfix_not_sent (the " \
 	  "exactly-once check).") \
