@@ -9,7 +9,9 @@
  * The reports made from the counter table (tp_counters.h): the stats
  * screen (tp_stats_screen.c), --stats-json, --summary-json and the
  * exactly-once check (tp_summary.c), and telemetry (tp_telemetry.c).
- * Main calls them; telemetry's handlers run on DPDK's telemetry thread.
+ * Main calls them and they take no lock: the slots need none
+ * (tp_counters.h); telemetry's handlers, on DPDK's telemetry thread, read
+ * the context under tp_telemetry.c's lock.
  */
 
 #include <stdbool.h>
