@@ -18,6 +18,7 @@
  * ta_private.h; nothing here calls the fast path or the service.
  */
 
+#include <stddef.h>
 #include <string.h>
 
 #include <rte_malloc.h>
@@ -37,6 +38,19 @@ ta_list_declare_dead(struct timer_adapter *adapter, struct ta_list *list)
 void
 ta_list_init(struct ta_list *list, uint16_t index, uint8_t far_shift)
 {
+	/* The lock opens the list's first line; min_key has a line of its
+	 * own (see struct ta_list), and lists[] never share a line.
+	 */
+	RTE_BUILD_BUG_ON(offsetof(struct ta_list, lock) != 0);
+	RTE_BUILD_BUG_ON(offsetof(struct ta_list, min_key) <
+			 RTE_CACHE_LINE_SIZE);
+	RTE_BUILD_BUG_ON(offsetof(struct ta_list, min_key) %
+			 RTE_CACHE_LINE_SIZE);
+	RTE_BUILD_BUG_ON(sizeof(struct ta_list) % RTE_CACHE_LINE_SIZE);
+	/* List indexes fit list->index, used_idx[] and node->owner. */
+	RTE_BUILD_BUG_ON(TA_NB_LISTS - 1 > UINT16_MAX);
+	/* ta_credits_get() grants up to a burst (uint16_t) at a time. */
+	RTE_BUILD_BUG_ON(2 * TA_CREDIT_BATCH > UINT16_MAX);
 	memset(list, 0, sizeof(*list));
 	list->lock.locked = 0;
 	list->index = index;

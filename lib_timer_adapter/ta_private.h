@@ -104,9 +104,12 @@ struct timer_adapter {
 	/*
 	 * Schedule type of each event queue, looked up on first use and
 	 * forgotten at start: 0 unknown, TA_QS_ANY an ALL_TYPES queue, else
-	 * TA_QS_KNOWN | RTE_SCHED_TYPE_*.
+	 * TA_QS_KNOWN | RTE_SCHED_TYPE_*. Indexed by an event's queue_id,
+	 * any uint8_t: a device has at most RTE_EVENT_MAX_QUEUES_PER_DEV
+	 * queues (255), and an id past them is looked up (and fails) but
+	 * never read or written out of bounds.
 	 */
-	uint8_t qsched[RTE_EVENT_MAX_QUEUES_PER_DEV];
+	uint8_t qsched[UINT8_MAX + 1];
 	struct rte_reciprocal_u64 tick_div; /* Divides by cyc_per_tick. */
 	/*
 	 * Credits not held by any list (atomic). Kept off the read-mostly
