@@ -3,7 +3,11 @@
  */
 
 /*
- * Adapter lifecycle: create, free, start, stop, lookup, info, stats.
+ * Adapter lifecycle: create, free, start, stop, lookup, info, stats and
+ * accounting, and this process's table of known handles. Locks: the
+ * table's ta_table_lock (below); stats_lock for the statistics baseline;
+ * the control calls are otherwise not thread-safe against each other (as
+ * DPDK's), and read the lists' counters with relaxed loads.
  */
 
 #include <errno.h>
