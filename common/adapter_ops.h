@@ -71,9 +71,9 @@ struct tp_adapter {
 	void *h;				/**< Handle, NULL if none. */
 };
 
-/** lib_timer_adapter (timer_adapter_*). */
+/** lib_timer_adapter (timer_adapter_*): wrappers tp_direct_*. */
 extern const struct tp_adapter_ops tp_adapter_direct_ops;
-/** DPDK's software adapter (rte_event_timer_adapter_*). */
+/** DPDK's software adapter (rte_event_timer_*): wrappers tp_rte_*. */
 extern const struct tp_adapter_ops tp_adapter_rte_ops;
 
 #endif /* _ADAPTER_OPS_H_ */

@@ -21,33 +21,37 @@
 
 #define CYCLES_NS_PER_S UINT64_C(1000000000)
 
+/*
+ * x * mul / div, saturating at UINT64_MAX: whole multiples of div and the
+ * remainder are scaled apart, so that no intermediate exceeds div * mul.
+ * Inlined with a constant div (ns_to_cycles()), it has no division by a
+ * variable: the library runs that on every arm.
+ */
+static inline __attribute__((always_inline)) uint64_t
+cycles_muldiv_sat(uint64_t x, uint64_t mul, uint64_t div)
+{
+	uint64_t whole, frac;
+
+	if (__builtin_mul_overflow(x / div, mul, &whole))
+		return UINT64_MAX;
+	frac = (x % div) * mul / div;
+	if (__builtin_add_overflow(whole, frac, &whole))
+		return UINT64_MAX;
+	return whole;
+}
+
 /* Cycles of a clock of hz Hz in ns nanoseconds, saturating at UINT64_MAX. */
 static inline uint64_t
 ns_to_cycles(uint64_t ns, uint64_t hz)
 {
-	uint64_t whole = ns / CYCLES_NS_PER_S, cyc, frac;
-
-	/* No division by a variable: the library runs this on every arm. */
-	if (__builtin_mul_overflow(whole, hz, &cyc))
-		return UINT64_MAX;
-	frac = (ns % CYCLES_NS_PER_S) * hz / CYCLES_NS_PER_S;
-	if (__builtin_add_overflow(cyc, frac, &cyc))
-		return UINT64_MAX;
-	return cyc;
+	return cycles_muldiv_sat(ns, hz, CYCLES_NS_PER_S);
 }
 
 /* Nanoseconds in cyc cycles of a clock of hz Hz, saturating. */
 static inline uint64_t
 cycles_to_ns(uint64_t cyc, uint64_t hz)
 {
-	uint64_t whole = cyc / hz, ns, frac;
-
-	if (__builtin_mul_overflow(whole, CYCLES_NS_PER_S, &ns))
-		return UINT64_MAX;
-	frac = (cyc % hz) * CYCLES_NS_PER_S / hz;
-	if (__builtin_add_overflow(ns, frac, &ns))
-		return UINT64_MAX;
-	return ns;
+	return cycles_muldiv_sat(cyc, CYCLES_NS_PER_S, hz);
 }
 
 #endif /* _CYCLES_H_ */

@@ -3,10 +3,15 @@
  */
 
 /*
- * Adapter lifecycle: create, free, start, stop, lookup, info, stats.
+ * Adapter lifecycle: create, free, start, stop, lookup, info, stats and
+ * accounting, and this process's table of known handles. Locks: the
+ * table's ta_table_lock (below); stats_lock for the statistics baseline;
+ * the control calls are otherwise not thread-safe against each other (as
+ * DPDK's), and read the lists' counters with relaxed loads.
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -199,6 +204,29 @@ ta_init_state(struct timer_adapter *adapter,
 	      const struct rte_event_timer_adapter_conf *conf)
 {
 	unsigned int i;
+
+	/* qsched[] holds TA_QS_KNOWN | a schedule type, or TA_QS_ANY. */
+	RTE_BUILD_BUG_ON(RTE_SCHED_TYPE_ORDERED >= TA_QS_KNOWN);
+	RTE_BUILD_BUG_ON(RTE_SCHED_TYPE_ATOMIC >= TA_QS_KNOWN);
+	RTE_BUILD_BUG_ON(RTE_SCHED_TYPE_PARALLEL >= TA_QS_KNOWN);
+	RTE_BUILD_BUG_ON((TA_QS_KNOWN | RTE_SCHED_TYPE_PARALLEL) == TA_QS_ANY);
+	RTE_BUILD_BUG_ON(RTE_DIM(adapter->qsched) <= UINT8_MAX);
+	/* Cancel finds the node and remaining_ticks the deadline there. */
+	RTE_BUILD_BUG_ON(sizeof(uintptr_t) >
+			 sizeof(((struct rte_event_timer *)0)->impl_opaque[0]));
+	RTE_BUILD_BUG_ON(RTE_DIM(((struct rte_event_timer *)0)->impl_opaque) <
+			 2);
+	/* The event buffer's indexes are uint16_t; bursts fit the buffer. */
+	RTE_BUILD_BUG_ON(TA_EVBUF_SIZE > UINT16_MAX);
+	RTE_BUILD_BUG_ON(TA_ENQ_BURST > TA_EVBUF_SIZE);
+	/*
+	 * The memzone is cache-line aligned: so are the lists and the
+	 * fields kept on lines of their own.
+	 */
+	RTE_BUILD_BUG_ON(offsetof(struct timer_adapter, credits) %
+			 RTE_CACHE_LINE_SIZE);
+	RTE_BUILD_BUG_ON(offsetof(struct timer_adapter, lists) %
+			 RTE_CACHE_LINE_SIZE);
 
 	adapter->conf = *conf;
 	adapter->id = conf->timer_adapter_id;

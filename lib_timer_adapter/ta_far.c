@@ -4,7 +4,8 @@
 
 /*
  * Far ring of one timer list (see ta_far.h): its span size, its buckets'
- * memory, and the service's moves of buckets into the radix index.
+ * memory, and the service's moves of buckets into the radix index. Lock:
+ * the list's, held by ta_far_move(); the others run at create and free.
  */
 
 #include <errno.h>
@@ -28,6 +29,13 @@ ta_far_shift_for(uint64_t max_tmo_ns, uint64_t tick_ns)
 void
 ta_far_init(struct ta_far *far, uint8_t shift)
 {
+	/* Buckets are found with TA_FAR_MASK. */
+	RTE_BUILD_BUG_ON(!RTE_IS_POWER_OF_2(TA_FAR_NB));
+	/* Spans are uint64_t ticks >> shift; shift fits far->shift. */
+	RTE_BUILD_BUG_ON(TA_FAR_MAX_SHIFT >= 64);
+	RTE_BUILD_BUG_ON(TA_FAR_MIN_SHIFT > TA_FAR_MAX_SHIFT);
+	/* TA_FAR_NB - 2 spans cover max_tmo_ns (ta_far_shift_for()). */
+	RTE_BUILD_BUG_ON(TA_FAR_NB < 3);
 	far->ring = NULL;
 	far->moved_span = 0;
 	far->shift = shift;

@@ -3,7 +3,13 @@
  */
 
 /*
- * Arm and cancel: the calling lcore inserts into its own list directly.
+ * Arm and cancel, and the remaining time of a timer: the calling lcore
+ * inserts into its own list directly.
+ *
+ * Lock: an arm call holds its lcore's list lock (ta_list.h) for the whole
+ * burst; a cancel call holds the lock of each timer's list, one hold per
+ * run of timers of one list. Everything below goes through ta_list.h, the
+ * timer state through ta_state.h.
  */
 
 #include <errno.h>
@@ -13,6 +19,7 @@
 #include <rte_lcore.h>
 
 #include "ta_private.h"
+#include "ta_state.h"
 #include "ta_time.h"
 
 /* The list of the calling thread: its lcore's, or the non-EAL one. */
@@ -105,28 +112,25 @@ ta_arm_check(struct timer_adapter *adapter, struct rte_event_timer *evtim,
 		     st != RTE_EVENT_TIMER_CANCELED))
 		return EINVAL;
 	if (unlikely(!ta_sched_ok(adapter, &evtim->ev))) {
-		compat_timer_state_store(evtim, RTE_EVENT_TIMER_ERROR,
-					 COMPAT_RELAXED);
+		ta_state_reject(evtim, RTE_EVENT_TIMER_ERROR);
 		return EINVAL;
 	}
 	if (unlikely(evtim->timeout_ticks == 0)) {
-		compat_timer_state_store(evtim, RTE_EVENT_TIMER_ERROR_TOOEARLY,
-					 COMPAT_RELAXED);
+		ta_state_reject(evtim, RTE_EVENT_TIMER_ERROR_TOOEARLY);
 		return EINVAL;
 	}
 	*tmo_ns = ta_ticks_to_ns(evtim->timeout_ticks,
 				 adapter->conf.timer_tick_ns);
 	if (unlikely(*tmo_ns == 0 || *tmo_ns > adapter->conf.max_tmo_ns)) {
-		compat_timer_state_store(evtim, RTE_EVENT_TIMER_ERROR_TOOLATE,
-					 COMPAT_RELAXED);
+		ta_state_reject(evtim, RTE_EVENT_TIMER_ERROR_TOOLATE);
 		return EINVAL;
 	}
 	return 0;
 }
 
 /*
- * Link a checked timer into the list: parked in its far bucket if it is
- * due beyond the next span, else in the radix index. Returns 0 or ENOSPC.
+ * Add a checked timer to the list (ta_list_add()) and mark it armed.
+ * Returns 0 or ENOSPC.
  */
 static inline int
 ta_arm_one(struct timer_adapter *adapter, struct ta_list *list,
@@ -134,20 +138,15 @@ ta_arm_one(struct timer_adapter *adapter, struct ta_list *list,
 {
 	struct ta_node *node;
 
-	node = ta_pool_node_get(&list->pool, list->index);
+	node = ta_list_add(list, ta_tick_ceil(&adapter->tick_div,
+					      adapter->cyc_per_tick, deadline),
+			   (uintptr_t)evtim, now_tick);
 	if (unlikely(node == NULL))
 		return ENOSPC;
-	node->key = ta_tick_ceil(adapter, deadline);
-	node->evtim = (uintptr_t)evtim;
-	if (unlikely(ta_list_link(list, node, now_tick) < 0)) {
-		ta_pool_node_put(&list->pool, node);
-		return ENOSPC;
-	}
 	evtim->impl_opaque[0] = (uintptr_t)node;
 	evtim->impl_opaque[1] = deadline;
 	/* Publish the node before the state that lets cancel look at it. */
-	compat_timer_state_store(evtim, RTE_EVENT_TIMER_ARMED,
-			 COMPAT_RELEASE);
+	ta_state_set(evtim, RTE_EVENT_TIMER_ARMED);
 	return 0;
 }
 
@@ -179,7 +178,7 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 	granted = ta_credits_get(adapter, list, nb);
 	now = rte_get_timer_cycles();
 	/* Only a list with an empty far ring needs the current tick. */
-	if (unlikely(ta_far_wants_now(&list->far)))
+	if (unlikely(ta_list_wants_now(list)))
 		now_tick = rte_reciprocal_divide_u64(now, &adapter->tick_div);
 	for (i = 0; i < nb; i++) {
 		struct rte_event_timer *evtim = evtims[i];
@@ -201,9 +200,8 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 		if (unlikely(err != 0))
 			break;
 	}
-	list->credits -= i;
-	ta_counter_add(&list->armed, i);
-	ta_unlock(&list->lock);
+	ta_list_armed(list, i);
+	ta_list_unlock(list);
 	return ta_burst_result(err, i);
 }
 
@@ -264,19 +262,8 @@ ta_cancel_one(struct timer_adapter *adapter, struct ta_list *list,
 		err = ta_cancel_state_err(evtim);
 		return err != 0 ? err : EAGAIN;
 	}
-	node->evtim = 0;
-	/*
-	 * A key the service has collected is in its FIFO: the node stays
-	 * there and the service frees it. Otherwise unlink it now.
-	 */
-	if (node->key > list->collected_tick) {
-		ta_list_unlink(list, node);
-		ta_pool_node_put(&list->pool, node);
-		ta_credits_put(adapter, list, 1);
-	}
-	ta_counter_add(&list->cancelled, 1);
-	compat_timer_state_store(evtim, RTE_EVENT_TIMER_CANCELED,
-			 COMPAT_RELEASE);
+	ta_list_cancel(adapter, list, node);
+	ta_state_set(evtim, RTE_EVENT_TIMER_CANCELED);
 	return 0;
 }
 
@@ -304,7 +291,7 @@ timer_adapter_cancel_burst(const struct timer_adapter *cadapter,
 		/* Consecutive timers of one list share one lock hold. */
 		if (list != locked) {
 			if (locked != NULL)
-				ta_unlock(&locked->lock);
+				ta_list_unlock(locked);
 			locked = NULL;
 			if (unlikely(ta_list_lock(adapter, list) < 0)) {
 				/* Its timers can no longer be cancelled. */
@@ -318,7 +305,7 @@ timer_adapter_cancel_burst(const struct timer_adapter *cadapter,
 			break;
 	}
 	if (locked != NULL)
-		ta_unlock(&locked->lock);
+		ta_list_unlock(locked);
 	return ta_burst_result(err, i);
 }
 

@@ -3,21 +3,22 @@
  */
 
 /*
- * Per-lcore timer lists (struct ta_list in ta_private.h): setting a list
- * up and releasing it, registering it with the adapter on first use
- * (which gives it its far ring's buckets), declaring it dead when a
- * process died holding its lock, and its share of nb_timers (credits,
- * taken from and given back to the adapter in batches). The list's parts
- * live elsewhere: the lock in ta_lock.h, the object pool in ta_pool.[ch],
- * the radix index in ta_radix.[ch], the far ring in ta_far.[ch]; linking,
- * unlinking and the service's hint (min_key) are inline in ta_private.h.
+ * Per-lcore timer lists (struct ta_list in ta_list.h), the parts that are
+ * not inline: setting a list up and releasing it, registering it with the
+ * adapter on first use (which gives it its far ring's buckets), declaring
+ * it dead when a process died holding its lock, its share of nb_timers
+ * (credits, taken from and given back to the adapter in batches), and the
+ * service's collection of its due timers.
  *
- * ta_credits_*() run with the list's lock held; ta_list_init() and
- * ta_list_release() have no concurrent user; ta_list_use() takes the
- * adapter's used_lock and then the list's lock; ta_list_declare_dead() is
- * atomic.
+ * Locks: ta_credits_*() and ta_list_collect() run with the list's lock
+ * held; ta_list_init() and ta_list_release() have no concurrent user;
+ * ta_list_use() takes the adapter's used_lock and then the list's lock;
+ * ta_list_declare_dead() is atomic. The adapter's fields used here
+ * (credits, the used table, its id for logs) are reached through
+ * ta_private.h; nothing here calls the fast path or the service.
  */
 
+#include <stddef.h>
 #include <string.h>
 
 #include <rte_malloc.h>
@@ -37,6 +38,19 @@ ta_list_declare_dead(struct timer_adapter *adapter, struct ta_list *list)
 void
 ta_list_init(struct ta_list *list, uint16_t index, uint8_t far_shift)
 {
+	/* The lock opens the list's first line; min_key has a line of its
+	 * own (see struct ta_list), and lists[] never share a line.
+	 */
+	RTE_BUILD_BUG_ON(offsetof(struct ta_list, lock) != 0);
+	RTE_BUILD_BUG_ON(offsetof(struct ta_list, min_key) <
+			 RTE_CACHE_LINE_SIZE);
+	RTE_BUILD_BUG_ON(offsetof(struct ta_list, min_key) %
+			 RTE_CACHE_LINE_SIZE);
+	RTE_BUILD_BUG_ON(sizeof(struct ta_list) % RTE_CACHE_LINE_SIZE);
+	/* List indexes fit list->index, used_idx[] and node->owner. */
+	RTE_BUILD_BUG_ON(TA_NB_LISTS - 1 > UINT16_MAX);
+	/* ta_credits_get() grants up to a burst (uint16_t) at a time. */
+	RTE_BUILD_BUG_ON(2 * TA_CREDIT_BATCH > UINT16_MAX);
 	memset(list, 0, sizeof(*list));
 	list->lock.locked = 0;
 	list->index = index;
@@ -75,7 +89,7 @@ ta_list_use(struct timer_adapter *adapter, struct ta_list *list)
 		list->far.ring = ring;
 		if (ring != NULL)
 			ta_pool_account(&list->pool, sizeof(*ring));
-		ta_unlock(&list->lock);
+		ta_list_unlock(list);
 		n = adapter->nb_used;
 		adapter->used_idx[n] = list->index;
 		/* Publish the index before the count the service reads. */
@@ -115,4 +129,33 @@ ta_credits_spill(struct timer_adapter *adapter, struct ta_list *list)
 
 	list->credits -= give;
 	__atomic_fetch_add(&adapter->credits, give, __ATOMIC_RELAXED);
+}
+
+/* Append a circular FIFO (no sentinel) at the tail of the service's. */
+static inline void
+ta_fifo_splice(struct ta_link *fifo, struct ta_link *head)
+{
+	struct ta_link *last = head->prev;
+
+	last->next = fifo;
+	head->prev = fifo->prev;
+	fifo->prev->next = head;
+	fifo->prev = last;
+}
+
+int
+ta_list_collect(struct ta_list *list, uint64_t tick, struct ta_link *fifo)
+{
+	struct ta_radix *radix = &list->radix;
+	uint64_t key;
+	int ret;
+
+	/* Far buckets whose time has come go into the radix index first. */
+	ret = ta_far_move(&list->far, radix, tick);
+	for (key = ta_radix_next(radix, 0); key <= tick;
+	     key = ta_radix_next(radix, key + 1))
+		ta_fifo_splice(fifo, ta_radix_take(radix, key));
+	list->collected_tick = tick;
+	ta_list_min_update(list, key, TA_MIN_EXACT);
+	return ret;
 }

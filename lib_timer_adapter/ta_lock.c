@@ -5,6 +5,7 @@
 /*
  * The list lock's dead-holder detection (see ta_lock.h): this process's
  * id, kept right in a forked child, and whether a holder still exists.
+ * No lock: ta_pid is written at load and in a forked child only.
  */
 
 #include <errno.h>
@@ -34,6 +35,8 @@ RTE_INIT(ta_pid_init)
 int
 ta_lock_holder_dead(uint32_t holder)
 {
+	/* The lock word holds a pid. */
+	RTE_BUILD_BUG_ON(sizeof(pid_t) > sizeof(((ta_lock_t *)0)->locked));
 	return holder != ta_pid && kill((pid_t)holder, 0) < 0 &&
 		errno == ESRCH;
 }

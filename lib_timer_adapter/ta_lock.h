@@ -16,7 +16,7 @@
  * would otherwise leave a lock that every later user spins on forever. A
  * waiter that has spun for a while checks whether the holder still exists;
  * if not, ta_lock() fails and the caller declares the list dead
- * (ta_list_lock() in ta_private.h). The process id and the holder check
+ * (ta_list_lock() in ta_list.h). The process id and the holder check
  * live in ta_lock.c.
  */
 

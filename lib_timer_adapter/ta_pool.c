@@ -4,7 +4,8 @@
 
 /*
  * Object pool of one timer list (see ta_pool.h): heap chunks, timer nodes
- * and the radix index's node allocator.
+ * and the radix index's node allocator. Lock: the list's, held by every
+ * caller except ta_pool_release() (no other user).
  */
 
 #include <rte_common.h>
@@ -35,6 +36,13 @@ ta_pool_node_carve(struct ta_pool *pool, uint32_t owner)
 	struct ta_node *nodes;
 	unsigned int i;
 
+	/* A timer node is 40 bytes (ta_node.h): 64 of them per 40 lines. */
+	RTE_BUILD_BUG_ON(sizeof(struct ta_node) != 40);
+	RTE_BUILD_BUG_ON(sizeof(struct ta_link) != 2 * sizeof(void *));
+	/* Objects follow a chunk header of whole cache lines. */
+	RTE_BUILD_BUG_ON(sizeof(struct ta_chunk) > RTE_CACHE_LINE_SIZE);
+	RTE_BUILD_BUG_ON(sizeof(struct ta_node) % __alignof__(struct ta_node));
+
 	nodes = ta_chunk_alloc(pool, sizeof(*nodes), TA_NODES_PER_CHUNK);
 	if (nodes == NULL)
 		return NULL;
@@ -63,6 +71,12 @@ ta_radix_node_alloc(void *arg, uint8_t level)
 	struct ta_radix_node *n = pool->free_radix_nodes[kind];
 	uint8_t *mem;
 	unsigned int i;
+
+	/* Carved back to back: each node stays pointer-aligned. */
+	RTE_BUILD_BUG_ON(TA_RADIX_NODE_SIZE(0) %
+			 __alignof__(struct ta_radix_node));
+	RTE_BUILD_BUG_ON(TA_RADIX_NODE_SIZE(1) %
+			 __alignof__(struct ta_radix_node));
 
 	if (likely(n != NULL)) {
 		pool->free_radix_nodes[kind] = n->slot[0];

@@ -2,9 +2,37 @@
  * Copyright(c) 2026 The timer_pipeline authors
  */
 
+/*
+ * Radix index of expiry ticks (see ta_radix.h): the engine. It locks
+ * nothing (its user serialises access: a list's index runs under the
+ * list's lock) and calls only its node allocator.
+ */
+
+#include <limits.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "ta_radix.h"
+
+/*
+ * Layout the engine relies on. _Static_assert, not RTE_BUILD_BUG_ON: the
+ * engine builds without DPDK (tests/test_radix.c).
+ */
+/* A node's bitmap has a bit per slot. */
+_Static_assert(TA_RADIX_FANOUT <= sizeof(uint64_t) * CHAR_BIT,
+	       "a radix node's bitmap must cover its slots");
+_Static_assert(TA_RADIX_LEAF_FANOUT <= TA_RADIX_FANOUT,
+	       "leaves are not wider than interior nodes");
+/* TA_RADIX_MAX_LEVELS levels reach every 64-bit key. */
+_Static_assert(TA_RADIX_LEAF_BITS + (TA_RADIX_MAX_LEVELS - 1) *
+	       TA_RADIX_BITS >= 64, "the radix levels must cover 64 bits");
+/* Slots start right after the header, pointer-aligned. */
+_Static_assert(sizeof(struct ta_radix_node) == 16 &&
+	       offsetof(struct ta_radix_node, slot) == 16,
+	       "a radix node's header is 16 bytes");
+/* Sizes documented in ta_radix.h: 80 bytes per leaf, 528 per interior. */
+_Static_assert(TA_RADIX_NODE_SIZE(0) == 80 && TA_RADIX_NODE_SIZE(1) == 528,
+	       "radix node sizes");
 
 /* Position of a level's digit in a key. */
 static inline unsigned int

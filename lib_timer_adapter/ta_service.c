@@ -27,41 +27,9 @@
 #include <rte_prefetch.h>
 
 #include "ta_private.h"
+#include "ta_state.h"
 #include "ta_time.h"
 
-/* Append a circular FIFO (no sentinel) at the tail of the service's. */
-static inline void
-ta_fifo_splice(struct ta_link *fifo, struct ta_link *head)
-{
-	struct ta_link *last = head->prev;
-
-	last->next = fifo;
-	head->prev = fifo->prev;
-	fifo->prev->next = head;
-	fifo->prev = last;
-}
-
-/* Move a list's due timers to the service's FIFO; its lock is held. */
-static void
-ta_collect_list(struct timer_adapter *adapter, struct ta_list *list,
-		uint64_t tick)
-{
-	struct ta_service *svc = &adapter->svc;
-	struct ta_radix *radix = &list->radix;
-	uint64_t key;
-
-	/* Far buckets whose time has come go into the radix index first. */
-	if (unlikely(ta_far_move(&list->far, radix, tick) < 0) &&
-	    svc->far_nomem++ == 0)
-		TA_SVC_LOG(ERR, "adapter %u: no memory to index parked "
-			   "timers of list %u; retrying (they will be "
-			   "late)", adapter->id, list->index);
-	for (key = ta_radix_next(radix, 0); key <= tick;
-	     key = ta_radix_next(radix, key + 1))
-		ta_fifo_splice(&svc->fifo, ta_radix_take(radix, key));
-	list->collected_tick = tick;
-	ta_list_min_update(list, key, TA_MIN_EXACT);
-}
 
 /* Move every due timer of every used list to the FIFO. */
 static void
@@ -75,8 +43,12 @@ ta_collect(struct timer_adapter *adapter, uint64_t tick)
 		if (__atomic_load_n(&list->min_key, __ATOMIC_ACQUIRE) > tick ||
 		    ta_list_lock(adapter, list) < 0)
 			continue;
-		ta_collect_list(adapter, list, tick);
-		ta_unlock(&list->lock);
+		if (unlikely(ta_list_collect(list, tick, &adapter->svc.fifo) <
+			     0) && adapter->svc.far_nomem++ == 0)
+			TA_SVC_LOG(ERR, "adapter %u: no memory to index parked "
+				   "timers of list %u; retrying (they will be "
+				   "late)", adapter->id, list->index);
+		ta_list_unlock(list);
 	}
 }
 
@@ -106,7 +78,7 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_list *list,
 		next += k * period;
 		ta_counter_add(&svc->stats.evtim_drop_count, k);
 	}
-	key = ta_tick_ceil(adapter, next);
+	key = ta_tick_ceil(&adapter->tick_div, adapter->cyc_per_tick, next);
 	/* A key at or before the last collected tick would stay forever. */
 	if (key <= svc->last_tick)
 		key = svc->last_tick + 1;
@@ -121,10 +93,8 @@ ta_periodic_rearm(struct timer_adapter *adapter, struct ta_list *list,
 	node->evtim = 0;
 	ta_counter_add(&svc->stats.evtim_drop_count, 1);
 	ta_counter_add(&svc->expired, 1);
-	compat_timer_state_store(evtim, RTE_EVENT_TIMER_ERROR,
-			 COMPAT_RELEASE);
-	ta_pool_node_put(&list->pool, node);
-	ta_credits_put(adapter, list, 1);
+	ta_state_set(evtim, RTE_EVENT_TIMER_ERROR);
+	ta_list_node_free(adapter, list, node);
 }
 
 /*
@@ -153,13 +123,10 @@ ta_expire_node(struct timer_adapter *adapter, struct ta_list *list,
 		node->evtim = 0;
 		ta_counter_add(&svc->expired, 1);
 		/* The event is copied: the application may re-arm from now. */
-		compat_timer_state_store(evtim, RTE_EVENT_TIMER_NOT_ARMED,
-				 COMPAT_RELEASE);
+		ta_state_set(evtim, RTE_EVENT_TIMER_NOT_ARMED);
 	}
-	if (list != NULL) {
-		ta_pool_node_put(&list->pool, node);
-		ta_credits_put(adapter, list, 1);
-	}
+	if (list != NULL)
+		ta_list_node_free(adapter, list, node);
 }
 
 /* Prefetch distances, in nodes ahead of the one settled. */
@@ -214,7 +181,7 @@ ta_fill(struct timer_adapter *adapter, unsigned int *budget, uint64_t now)
 		}
 		if (list != locked || held == TA_SVC_HOLD) {
 			if (locked != NULL)
-				ta_unlock(&locked->lock);
+				ta_list_unlock(locked);
 			held = 0;
 			locked = ta_list_lock(adapter, list) == 0 ? list : NULL;
 		}
@@ -226,7 +193,7 @@ ta_fill(struct timer_adapter *adapter, unsigned int *budget, uint64_t now)
 		ta_expire_node(adapter, locked, node, now);
 	}
 	if (locked != NULL)
-		ta_unlock(&locked->lock);
+		ta_list_unlock(locked);
 	return done;
 }
 

@@ -5,7 +5,8 @@
 /*
  * Telemetry: /timer_adapter/list, /timer_adapter/info,<id> and
  * /timer_adapter/stats,<id>. Handlers run on the telemetry control thread
- * and only read.
+ * and only read, holding the handle table's lock (ta_table_hold()) while
+ * they read an adapter.
  */
 
 #include <ctype.h>
