@@ -18,7 +18,7 @@
 
 #include <fixbuf/public.h>
 
-#include "tp_ipfix.h"
+#include "tp_ipfix_enc.h"
 
 /* Spec flags: an element is in a template when its flags are all set. */
 #define F_V4 0x01u
