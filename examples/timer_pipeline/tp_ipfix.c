@@ -20,14 +20,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,6 +41,7 @@
 #include "tp_config_internal.h"
 #include "tp_ipfix.h"
 #include "tp_ipfix_enc.h"
+#include "tp_output.h"
 #include "tp_record.h"
 #include "tp_stats.h"
 
@@ -140,11 +138,8 @@ tp_ipfix_open(struct tp_ipfix *x)
 	const struct tp_config *cfg = x->ctx->cfg;
 
 	if (x->file) {
-		x->fd = open(cfg->ipfix_file, O_WRONLY | O_CREAT | O_TRUNC |
-			     O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (x->fd < 0)
-			TP_LOG(ERR, "cannot open --ipfix-file '%s': %s",
-			       cfg->ipfix_file, strerror(errno));
+		x->fd = tp_output_open("--ipfix-file", cfg->ipfix_file);
+		x->fd = RTE_MAX(x->fd, -1);	/* logged */
 	} else if (x->tcp) {
 		x->fd = tp_ipfix_tcp_connect(x);
 	} else {

@@ -4,7 +4,9 @@
 
 /*
  * The --ipfix* option checks, before EAL starts, in every build (one
- * without libfixbuf refuses export here), and the collector's address,
+ * without libfixbuf refuses export here; the --ipfix-file is checked as
+ * every output is, tp_output_check(), after tp_preflight.c registered the
+ * inputs), and the collector's address,
  * which the exporter (tp_ipfix.c) resolves again when it starts. Main
  * thread only, no lock.
  */
@@ -16,11 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "tp_config_internal.h"
 #include "tp_ipfix.h"
+#include "tp_output.h"
 
 bool
 tp_ipfix_enabled(const struct tp_config *cfg)
@@ -101,45 +102,11 @@ tp_ipfix_resolve(const struct tp_config *cfg, struct sockaddr_storage *ss,
 	return 0;
 }
 
-/* The file must be creatable (or writable) and not a symbolic link. */
-static int
-tp_ipfix_check_file(const char *path, const char **why)
-{
-	char dir[PATH_MAX];
-	struct stat st;
-	char *slash;
-
-	if (lstat(path, &st) == 0) {
-		if (S_ISLNK(st.st_mode)) {
-			*why = "is a symbolic link, refusing to write through it";
-			return -EINVAL;
-		}
-		if (!S_ISREG(st.st_mode) || access(path, W_OK) != 0) {
-			*why = "is not a writable regular file";
-			return -EINVAL;
-		}
-		return 0;
-	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash == NULL)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	if (access(dir, W_OK | X_OK) != 0) {
-		*why = "cannot be created (its directory is missing or not "
-			"writable)";
-		return -EINVAL;
-	}
-	return 0;
-}
-
 int
 tp_ipfix_check_config(const struct tp_config *cfg)
 {
 	struct sockaddr_storage ss;
+	char file_why[PATH_MAX + 96];
 	const char *why = NULL;
 	socklen_t len;
 
@@ -157,9 +124,11 @@ tp_ipfix_check_config(const struct tp_config *cfg)
 				       "exclude each other: export to a "
 				       "collector or to a file");
 	if (cfg->ipfix_file[0] != '\0') {
-		if (tp_ipfix_check_file(cfg->ipfix_file, &why) < 0)
+		if (tp_output_check(cfg->ipfix_file, file_why,
+				    sizeof(file_why)) < 0)
 			return tp_config_error("option '--ipfix-file': '%s' "
-					       "%s", cfg->ipfix_file, why);
+					       "%s", cfg->ipfix_file,
+					       file_why);
 		return 0;
 	}
 	if (tp_ipfix_resolve(cfg, &ss, &len, &why) < 0)

@@ -10,13 +10,10 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_devargs.h>
@@ -27,6 +24,7 @@
 
 #include "tp_ctx.h"
 #include "tp_ipfix.h"
+#include "tp_output.h"
 #include "tp_record.h"
 
 #define TP_RECORD_RING_SIZE 65536
@@ -87,34 +85,6 @@ tp_records_capture_clock(const struct tp_ctx *ctx)
 	return ctx->nb_ports > 0;
 }
 
-/*
- * Create or truncate the flow log. main() refused a symbolic link already;
- * O_NOFOLLOW closes the window between that check and this open (a link
- * planted meanwhile fails with ELOOP). 0644, and an existing file loses
- * group and other write permission: records are not for others to edit.
- */
-static FILE *
-tp_records_open(const char *path)
-{
-	struct stat st;
-	FILE *f;
-	int fd;
-
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		  S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
-	    fchmod(fd, st.st_mode & ~(S_IWGRP | S_IWOTH) & 07777) != 0)
-		TP_LOG(WARNING, "--flow-log '%s' stays writable by others: %s",
-		       path, strerror(errno));
-	f = fdopen(fd, "w");
-	if (f == NULL)
-		close(fd);
-	return f;
-}
-
 int
 tp_records_init(struct tp_ctx *ctx)
 {
@@ -133,13 +103,11 @@ tp_records_init(struct tp_ctx *ctx)
 	ctx->replay.cap_clock = tp_records_capture_clock(ctx);
 	if (cfg->flow_log[0] == '\0')
 		return 0;
-	rec->log = tp_records_open(cfg->flow_log);
+	/* Checked before EAL (tp_preflight.c); the open checks again. */
+	rec->log = tp_output_fopen("--flow-log", cfg->flow_log);
 	if (rec->log == NULL) {
 		int err = errno;
 
-		TP_LOG(ERR, "cannot open --flow-log '%s': %s", cfg->flow_log,
-		       err == ELOOP ? "it is a symbolic link, refusing to "
-		       "write through it" : strerror(err));
 		tp_records_free(ctx);
 		return -err;
 	}

@@ -128,6 +128,32 @@ if refused flow_log_is_rx_pcap "$WORK/keep.pcap" 'rx_pcap capture' \
 		tp_fail flow_log_is_rx_pcap "the capture was overwritten"
 	fi
 fi
+# The IPFIX file is an output like the others (it once skipped this check).
+if ! "$TP_BIN" -- --ipfix-file "$WORK/probe" --dump-config >/dev/null 2>&1
+then
+	echo "    ipfix_file_is_rx_pcap: skipped, built without libfixbuf"
+elif refused ipfix_file_is_rx_pcap "$WORK/keep.pcap" 'rx_pcap capture' \
+	--vdev=event_sw0 "--vdev=net_pcap0,rx_pcap=$WORK/keep.pcap" -- -T 0 \
+	--stop-when-done --ipfix-file "$WORK/keep.pcap"; then
+	if cmp -s "$IN" "$WORK/keep.pcap"; then
+		tp_pass ipfix_file_is_rx_pcap
+	else
+		tp_fail ipfix_file_is_rx_pcap "the capture was overwritten"
+	fi
+fi
+# The --config file is an input too.
+printf '[timers]\ntimer-tick = 10ms\n' >"$WORK/keep.ini"
+cp "$WORK/keep.ini" "$WORK/keep.ini.orig"
+if refused flow_log_is_config "$WORK/keep.ini" 'config file' \
+	--vdev=event_sw0 "--vdev=net_pcap0,rx_pcap=$IN" -- -T 0 \
+	--stop-when-done --config "$WORK/keep.ini" \
+	--flow-log "$WORK/keep.ini"; then
+	if cmp -s "$WORK/keep.ini.orig" "$WORK/keep.ini"; then
+		tp_pass flow_log_is_config
+	else
+		tp_fail flow_log_is_config "the --config file was overwritten"
+	fi
+fi
 refused flow_log_no_directory "$WORK/nodir/flows.json" 'not a directory' \
 	--vdev=event_sw0 "--vdev=net_pcap0,rx_pcap=$IN" -- -T 0 \
 	--stop-when-done --flow-log "$WORK/nodir/flows.json" &&
