@@ -26,6 +26,7 @@
 #include "tp_capture.h"
 #include "tp_ctx.h"
 #include "tp_ports.h"
+#include "tp_replay.h"
 
 #define TP_MEMPOOL_CACHE 256
 #define TP_MIN_MBUFS 8192
@@ -238,7 +239,7 @@ tp_pool_create(struct tp_ctx *ctx)
 	return 0;
 }
 
-/* Our packet metadata and the RX timestamp (replay pace) dynfields. */
+/* Our packet metadata and the RX timestamp (tp_replay.c) dynfields. */
 static int
 tp_dynfields(struct tp_ctx *ctx)
 {
@@ -247,7 +248,6 @@ tp_dynfields(struct tp_ctx *ctx)
 		.size = sizeof(struct tp_pkt_meta),
 		.align = __alignof__(struct tp_pkt_meta),
 	};
-	int ret;
 
 	ctx->meta_offset = rte_mbuf_dynfield_register(&meta);
 	if (ctx->meta_offset < 0) {
@@ -255,16 +255,7 @@ tp_dynfields(struct tp_ctx *ctx)
 		       rte_strerror(rte_errno));
 		return -rte_errno;
 	}
-	ctx->replay.ts_offset = -1;
-	ret = rte_mbuf_dyn_rx_timestamp_register(&ctx->replay.ts_offset,
-						 &ctx->replay.ts_flag);
-	if (ret < 0 && ctx->cfg->replay_pace) {
-		TP_LOG(ERR, "cannot register the RX timestamp field");
-		return ret;
-	}
-	/* net_pcap stores the capture time in microseconds. */
-	ctx->replay.ts_unit_ns = 1000;
-	return 0;
+	return tp_replay_fields_register(ctx);
 }
 
 static int

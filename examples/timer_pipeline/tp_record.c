@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include <rte_cycles.h>
-#include <rte_devargs.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_ring.h>
@@ -26,6 +25,7 @@
 #include "tp_ipfix.h"
 #include "tp_output.h"
 #include "tp_record.h"
+#include "tp_replay.h"
 
 #define TP_RECORD_RING_SIZE 65536
 #define TP_DRAIN_BURST 64
@@ -45,46 +45,6 @@ tp_end_reason_name(unsigned int reason)
 	return reason < TP_END_MAX ? tp_reason_names[reason] : "?";
 }
 
-/* Packet time in record clock units -> ns since the epoch. */
-static uint64_t
-tp_ts_to_ns(const struct tp_ctx *ctx, uint64_t ts)
-{
-	if (ctx->replay.cap_clock)
-		return ts;	/* capture time already */
-	return ctx->start_ns + (ts > ctx->start_tsc ?
-		tp_cycles_to_ns(ts - ctx->start_tsc, ctx->hz) : 0);
-}
-
-/*
- * Record times are the capture's own timestamps when every port reads a
- * capture (net_pcap), paced or not, as softflowd -r does: a flow from a
- * capture ends when the capture says, not when it was read. Otherwise
- * they are the TSC, converted with the wall clock at launch. net_pcap's
- * infinite_rx replays mbufs without timestamps: TSC (no per-packet
- * conversion on the forwarding benchmark's path).
- */
-static bool
-tp_records_capture_clock(const struct tp_ctx *ctx)
-{
-	const struct rte_devargs *da;
-	struct rte_eth_dev_info info;
-	uint16_t i;
-
-	if (ctx->cfg->replay_pace)
-		return true;
-	for (i = 0; i < ctx->nb_ports; i++) {
-		if (rte_eth_dev_info_get(ctx->ports[i], &info) != 0 ||
-		    info.device == NULL ||
-		    strcmp(info.driver_name, "net_pcap") != 0)
-			return false;
-		da = rte_dev_devargs(info.device);
-		if (da != NULL && da->args != NULL &&
-		    strstr(da->args, "infinite_rx=1") != NULL)
-			return false;
-	}
-	return ctx->nb_ports > 0;
-}
-
 int
 tp_records_init(struct tp_ctx *ctx)
 {
@@ -100,7 +60,7 @@ tp_records_init(struct tp_ctx *ctx)
 		       rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
-	ctx->replay.cap_clock = tp_records_capture_clock(ctx);
+	tp_replay_clock_init(ctx);	/* the clock of the records */
 	if (cfg->flow_log[0] == '\0')
 		return 0;
 	/* Checked before EAL (tp_preflight.c); the open checks again. */
@@ -161,8 +121,8 @@ tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 	r.vlan[1] = f->key.vlan[1];
 	r.ipver = f->key.ipver;
 	r.proto = f->key.proto;
-	r.first_ns = tp_ts_to_ns(ctx, f->first_ts);
-	r.last_ns = tp_ts_to_ns(ctx, f->last_ts);
+	r.first_ns = tp_replay_ts_to_ns(ctx, f->first_ts);
+	r.last_ns = tp_replay_ts_to_ns(ctx, f->last_ts);
 	memcpy(r.pkts, f->pkts, sizeof(r.pkts));
 	memcpy(r.bytes, f->bytes, sizeof(r.bytes));
 	memcpy(r.tcp_flags, f->tcp_flags, sizeof(r.tcp_flags));
