@@ -249,6 +249,9 @@ tp_dynfields(struct tp_ctx *ctx)
 		.align = __alignof__(struct tp_pkt_meta),
 	};
 
+	/* Packet metadata: 16 bytes of the mbuf's dynamic field area. */
+	RTE_BUILD_BUG_ON(sizeof(struct tp_pkt_meta) != 16);
+
 	ctx->meta_offset = rte_mbuf_dynfield_register(&meta);
 	if (ctx->meta_offset < 0) {
 		TP_LOG(ERR, "cannot register the mbuf field: %s",

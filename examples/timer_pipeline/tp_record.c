@@ -51,6 +51,12 @@ tp_records_init(struct tp_ctx *ctx)
 	struct tp_records *rec = &ctx->rec;
 	const struct tp_config *cfg = ctx->cfg;
 
+	/* A ring element is a whole number of 4-byte words; the pads are
+	 * explicit, so no byte of a record is left unset.
+	 */
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_record) % 4 != 0);
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_record) != 112);
+	RTE_BUILD_BUG_ON(TP_END_MAX > UINT8_MAX);
 	rec->ring = rte_ring_create_elem("tp_records",
 					 sizeof(struct tp_flow_record),
 					 TP_RECORD_RING_SIZE, rte_socket_id(),

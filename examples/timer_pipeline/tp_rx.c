@@ -260,30 +260,31 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 	uint64_t ts = tp_replay_ts(ctx, m, now);
 	struct tp_flow *f;
 	bool created;
-	uint8_t dir;
 
-	f = tp_flow_get(ctx, lc, &pp->key, sig, pos, pp->lo_is_src,
-			pp->tcp_flags, now, ts, &dir, &created);
+	f = tp_flow_get_or_create(ctx, lc, pp, sig, pos, now, &created);
 	if (f == NULL) {
 		rte_pktmbuf_free(m);	/* table full, counted */
 		return false;
 	}
 	if (created) {
-		/* For the record; written before the packet's event is
-		 * enqueued, so before its reference can be the last.
-		 */
+		/* For the record; written before the flow is published. */
+		f->first_ts = ts;
+		f->last_ts = ts;
 		f->in_port = m->port;
-		f->icmp_tc = pp->icmp_tc;
+		tp_flow_arm_new(ctx, lc, f, now);
+	} else {
+		if (unlikely(f->traced))
+			tp_trace_packet(ctx, f, tp_flow_dir(f, pp->lo_is_src),
+					pp->tcp_flags, rte_pktmbuf_pkt_len(m),
+					now);
+		/* every-packet refresh, except for the packet that created
+		 * the flow
+		 */
+		if (ctx->cfg->refresh == TP_REFRESH_EVERY_PACKET)
+			tp_flow_refresh(ctx, lc, f, now);
 	}
-	if (unlikely(f->traced) && !created)
-		tp_trace_packet(ctx, f, dir, pp->tcp_flags,
-				rte_pktmbuf_pkt_len(m), now);
-	/* every-packet refresh, except for the packet that created it */
-	if (ctx->cfg->refresh == TP_REFRESH_EVERY_PACKET &&
-	    !created)
-		tp_flow_refresh(ctx, lc, f, now);
 	meta->pos = f->pos;
-	meta->dir = dir;
+	meta->dir = tp_flow_dir(f, pp->lo_is_src);
 	meta->tcp_flags = pp->tcp_flags;
 	meta->created = created;
 	meta->ts = ts;
