@@ -139,7 +139,8 @@ tp_ipfix_open(struct tp_ipfix *x)
 
 	if (x->file) {
 		x->fd = tp_output_open("--ipfix-file", cfg->ipfix_file);
-		x->fd = RTE_MAX(x->fd, -1);	/* logged */
+		if (x->fd < 0)
+			x->fd = -1;	/* logged */
 	} else if (x->tcp) {
 		x->fd = tp_ipfix_tcp_connect(x);
 	} else {
