@@ -31,6 +31,7 @@
 #include "tp_ipfix.h"
 #include "tp_lcore.h"
 #include "tp_ports.h"
+#include "tp_preflight.h"
 #include "tp_stats.h"
 
 RTE_LOG_REGISTER(tp_logtype, user.timer_pipeline, INFO);
@@ -218,7 +219,7 @@ main(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	/* Captures, outputs: checked before anything starts. */
-	if (tp_ports_check_files(eal_argc, eal_argv, &cfg) < 0 ||
+	if (tp_preflight_check_files(eal_argc, eal_argv, &cfg) < 0 ||
 	    tp_ipfix_check_config(&cfg) < 0)
 		return TP_EXIT_USAGE;
 	status = EXIT_FAILURE;

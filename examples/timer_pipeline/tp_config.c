@@ -280,17 +280,23 @@ tp_config_defaults(struct tp_config *cfg)
 }
 /* >8 End of defaults. */
 
+void
+tp_error_vprintf(const char *tail, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "dpdk-timer_pipeline: error: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "%s\n", tail);
+}
+
 /* Print one usage error: what is wrong, and where to look. */
 int
 tp_config_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "dpdk-timer_pipeline: error: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	tp_error_vprintf(" (see --help)", fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see --help)\n");
 	return -EINVAL;
 }
 

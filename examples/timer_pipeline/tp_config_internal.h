@@ -10,6 +10,7 @@
  * (INI files) and tp_config_text.c (usage text, configuration dump).
  */
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,6 +64,12 @@ struct tp_option {
 /** The option table (tp_config.c) and its size. */
 extern const struct tp_option tp_options[];
 extern const unsigned int tp_nb_options;
+
+/**
+ * Print one error line on stderr, "dpdk-timer_pipeline: error: ", the
+ * message, then 'tail' (every message before EAL starts goes through it).
+ */
+void tp_error_vprintf(const char *tail, const char *fmt, va_list ap);
 
 /** Print "error: ... (see --help)" on stderr; returns -EINVAL. */
 int tp_config_error(const char *fmt, ...) __rte_format_printf(1, 2);

@@ -110,7 +110,7 @@ struct tp_evdev {
 	struct rte_event_port_conf port_conf; /**< Worker port conf. */
 };
 
-/** Replay pace: maps capture time onto the TSC. */
+/** Replay pace and the record clock (tp_replay.h). */
 struct tp_replay {
 	bool cap_clock;			/**< Record clock: capture time (ns). */
 	uint64_t base_cap_ns;		/**< First capture timestamp, 0 = unset. */

@@ -181,40 +181,44 @@ tp_evdev_configure(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
 }
 /* >8 End of device configuration. */
 
+/* One event queue from the device's defaults; order_seq 0: the default. */
 static int
-tp_evdev_queues(struct tp_ctx *ctx)
+tp_evdev_queue(struct tp_ctx *ctx, uint8_t id, uint8_t sched, uint8_t prio,
+	       uint32_t order_seq, const char *name)
 {
-	struct tp_evdev *evd = &ctx->evd;
 	struct rte_event_queue_conf q;
 	int ret;
 
-	ret = rte_event_queue_default_conf_get(evd->dev_id, TP_QUEUE_PKT, &q);
+	ret = rte_event_queue_default_conf_get(ctx->evd.dev_id, id, &q);
 	if (ret < 0)
 		return ret;
-	q.schedule_type = ctx->cfg->sched_type;
-	q.priority = RTE_EVENT_DEV_PRIORITY_NORMAL;
+	q.schedule_type = sched;
+	q.priority = prio;
 	q.event_queue_cfg = 0;
+	if (order_seq != 0)
+		q.nb_atomic_order_sequences = order_seq;
+	ret = rte_event_queue_setup(ctx->evd.dev_id, id, &q);
+	if (ret < 0)
+		TP_LOG(ERR, "%s queue setup failed: %s", name, strerror(-ret));
+	return ret;
+}
+
+static int
+tp_evdev_queues(struct tp_ctx *ctx)
+{
+	int ret;
+
 	/* event_sw's default reorder window is 1 sequence: too small for
 	 * an ordered queue to make progress. l2fwd-event uses 1024 too.
 	 */
-	q.nb_atomic_order_sequences = TP_ORDER_SEQUENCES;
-	ret = rte_event_queue_setup(evd->dev_id, TP_QUEUE_PKT, &q);
-	if (ret < 0) {
-		TP_LOG(ERR, "packet queue setup failed: %s", strerror(-ret));
+	ret = tp_evdev_queue(ctx, TP_QUEUE_PKT, ctx->cfg->sched_type,
+			     RTE_EVENT_DEV_PRIORITY_NORMAL, TP_ORDER_SEQUENCES,
+			     "packet");
+	if (ret < 0)
 		return ret;
-	}
 	/* Timer expiries: atomic per flow, the template's sched_type. */
-	ret = rte_event_queue_default_conf_get(evd->dev_id, TP_QUEUE_TIMER,
-					       &q);
-	if (ret < 0)
-		return ret;
-	q.schedule_type = RTE_SCHED_TYPE_ATOMIC;
-	q.priority = evd->timer_prio;
-	q.event_queue_cfg = 0;
-	ret = rte_event_queue_setup(evd->dev_id, TP_QUEUE_TIMER, &q);
-	if (ret < 0)
-		TP_LOG(ERR, "timer queue setup failed: %s", strerror(-ret));
-	return ret;
+	return tp_evdev_queue(ctx, TP_QUEUE_TIMER, RTE_SCHED_TYPE_ATOMIC,
+			      ctx->evd.timer_prio, 0, "timer");
 }
 
 static int

@@ -33,18 +33,32 @@ tp_central_check(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
 	return 0;
 }
 
-static void
-tp_central_adjust(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
+/*
+ * Both kinds: maintain calls when the device is not maintenance free
+ * (event_dsw buffers per port: idle ports must call it), and the timer
+ * queue's priority (highest only when asked for and the device has queue
+ * priorities). False when the highest was asked for and is not there.
+ */
+static bool
+tp_adjust_common(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
 {
 	struct tp_evdev *evd = &ctx->evd;
 
 	evd->need_maintain = (info->event_dev_cap &
 			      RTE_EVENT_DEV_CAP_MAINTENANCE_FREE) == 0;
 	evd->timer_prio = RTE_EVENT_DEV_PRIORITY_NORMAL;
-	if (ctx->cfg->timer_prio_high &&
-	    (info->event_dev_cap & RTE_EVENT_DEV_CAP_QUEUE_QOS) != 0)
-		evd->timer_prio = RTE_EVENT_DEV_PRIORITY_HIGHEST;
-	else if (ctx->cfg->timer_prio_high)
+	if (!ctx->cfg->timer_prio_high)
+		return true;
+	if ((info->event_dev_cap & RTE_EVENT_DEV_CAP_QUEUE_QOS) == 0)
+		return false;
+	evd->timer_prio = RTE_EVENT_DEV_PRIORITY_HIGHEST;
+	return true;
+}
+
+static void
+tp_central_adjust(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
+{
+	if (!tp_adjust_common(ctx, info))
 		TP_LOG(INFO, "%s has no queue priorities: timer queue at "
 		       "normal priority", info->driver_name);
 }
@@ -92,15 +106,7 @@ tp_distrib_check(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
 static void
 tp_distrib_adjust(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
 {
-	struct tp_evdev *evd = &ctx->evd;
-
-	/* event_dsw buffers per port: idle ports must call maintain. */
-	evd->need_maintain = (info->event_dev_cap &
-			      RTE_EVENT_DEV_CAP_MAINTENANCE_FREE) == 0;
-	evd->timer_prio = RTE_EVENT_DEV_PRIORITY_NORMAL;
-	if ((info->event_dev_cap & RTE_EVENT_DEV_CAP_QUEUE_QOS) != 0 &&
-	    ctx->cfg->timer_prio_high)
-		evd->timer_prio = RTE_EVENT_DEV_PRIORITY_HIGHEST;
+	tp_adjust_common(ctx, info);	/* silently normal without QoS */
 }
 
 static int

@@ -24,6 +24,7 @@
 
 #include "tp_ctx.h"
 #include "tp_counters.h"
+#include "tp_parse.h"
 
 /* Live flows sampled when choosing an eviction victim. */
 #define TP_EVICT_SAMPLE 32
@@ -47,6 +48,11 @@ tp_flow_free_cb(void *p, void *e, unsigned int n)
 
 	for (i = 0; i < n; i++) {
 		f = &ft->entries[pos[i]];
+		/* DEAD with no reference left -> FREE. */
+		RTE_ASSERT(tp_ref_is_dead(__atomic_load_n(&f->ref,
+							  __ATOMIC_RELAXED)) &&
+			   (__atomic_load_n(&f->ref, __ATOMIC_RELAXED) &
+			    TP_REF_COUNT_MASK) == 0);
 		memset(f->pkts, 0, sizeof(f->pkts));
 		memset(f->bytes, 0, sizeof(f->bytes));
 		memset(f->tcp_flags, 0, sizeof(f->tcp_flags));
@@ -81,6 +87,18 @@ tp_flow_table_create(struct tp_ctx *ctx)
 	struct rte_rcu_qsbr_dq_parameters dqp = { 0 };
 	size_t sz;
 	uint32_t i;
+
+	/* The reference word: count, reason and INIT never overlap, and
+	 * every end reason fits its field.
+	 */
+	RTE_BUILD_BUG_ON((TP_REF_COUNT_MASK & TP_REF_REASON_MASK) != 0);
+	RTE_BUILD_BUG_ON((TP_REF_INIT & (TP_REF_COUNT_MASK |
+					 TP_REF_REASON_MASK)) != 0);
+	RTE_BUILD_BUG_ON(TP_END_MAX - 1 >
+			 TP_REF_REASON_MASK >> TP_REF_REASON_SHIFT);
+	/* rte_hash_crc() reads the key 8 bytes at a time, no tail. */
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_key) % 8 != 0);
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_key) != 48);
 
 	ft->capacity = cap;
 	ft->h = rte_hash_create(&hp);
@@ -173,6 +191,8 @@ tp_flow_finalise(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	struct tp_flow_table *ft = &ctx->ft;
 	int ret;
 
+	/* Only the holder of the last reference of an ended flow. */
+	RTE_ASSERT(reason > TP_END_NONE && reason < TP_END_MAX);
 	tp_record_push(ctx, lc, f, reason);
 	lc->stats.flows_ended[reason]++;
 	TP_TRACE(ctx, f, TP_TRACE_RECORD, 0, reason);
@@ -196,6 +216,9 @@ tp_flow_kill(struct tp_flow *f, uint32_t reason, uint32_t drop, bool *won)
 	uint32_t n;
 
 	do {
+		/* Published (never FREE or INIT), holding what we drop. */
+		RTE_ASSERT(r != TP_REF_FREE && (r & TP_REF_INIT) == 0 &&
+			   (r & TP_REF_COUNT_MASK) >= drop);
 		*won = !tp_ref_is_dead(r);
 		n = r - drop;
 		if (*won)
@@ -279,27 +302,28 @@ tp_flow_initial_class(uint8_t proto, uint8_t tcp_flags)
 	}
 }
 
-/* The creating RX lcore owns the entry (state INIT) until it publishes. */
+/*
+ * Initialise a flow this RX lcore just claimed (ref TP_REF_INIT): no other
+ * lcore touches the entry until tp_flow_arm_new() publishes it.
+ */
 static void
 tp_flow_init(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
-	     const struct tp_flow_key *key, uint32_t sig, bool lo_is_src,
-	     uint8_t tcp_flags, uint64_t now, uint64_t ts)
+	     const struct tp_parsed *pp, uint32_t sig, uint64_t now)
 {
 	struct rte_event *ev = &f->tim.ev;
-	uint8_t cls = tp_flow_initial_class(key->proto, tcp_flags);
+	uint8_t cls = tp_flow_initial_class(pp->key.proto, pp->tcp_flags);
 
-	f->key = *key;
+	f->key = pp->key;
 	f->sig = sig;
-	f->init_lo = lo_is_src;
+	f->init_lo = pp->lo_is_src;
 	f->tmo_class = cls;
 	f->first_tsc = now;
 	f->last_tsc = now;
-	f->first_ts = ts;
-	f->last_ts = ts;
+	f->icmp_tc = pp->icmp_tc;
 	f->serial = __atomic_fetch_add(&ctx->ft.next_serial, 1,
 				       __ATOMIC_RELAXED);
 	f->traced = f->serial < ctx->cfg->trace_timers ||
-		tp_trace_selected(&ctx->cfg->trace_flow, key);
+		tp_trace_selected(&ctx->cfg->trace_flow, &pp->key);
 	/* Timer event template. 8< */
 	ev->event = 0;
 	ev->op = RTE_EVENT_OP_NEW;
@@ -313,7 +337,15 @@ tp_flow_init(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	/* >8 End of timer event template. */
 	__atomic_fetch_add(&ctx->ft.nb_live, 1, __ATOMIC_RELAXED);
 	lc->stats.flows_created++;
-	if (tp_flow_arm(ctx, lc, f, ctx->tmo_cycles[cls], now) == 0) {
+}
+
+/* RX: arm a new flow's first timer and publish it. 8< */
+void
+tp_flow_arm_new(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+		uint64_t now)
+{
+	RTE_ASSERT(__atomic_load_n(&f->ref, __ATOMIC_RELAXED) == TP_REF_INIT);
+	if (tp_flow_arm(ctx, lc, f, ctx->tmo_cycles[f->tmo_class], now) == 0) {
 		lc->stats.tim_armed++;
 		TP_TRACE(ctx, f, TP_TRACE_ARM, f->tim.timeout_ticks, 0);
 		/* Publish: one reference for the timer, one for the packet. */
@@ -325,6 +357,7 @@ tp_flow_init(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 			 __ATOMIC_RELEASE);
 	tp_flow_unhash(ctx, f, TP_END_LACK);
 }
+/* >8 End of RX: arm a new flow's first timer. */
 
 /* Pick the oldest idle flow among a sample of live ones and end it. */
 static bool
@@ -385,11 +418,11 @@ full:
 
 /* RX: look up or create. 8< */
 struct tp_flow *
-tp_flow_get(struct tp_ctx *ctx, struct tp_lcore *lc,
-	    const struct tp_flow_key *key, uint32_t sig, int32_t pos,
-	    bool lo_is_src, uint8_t tcp_flags, uint64_t now, uint64_t ts,
-	    uint8_t *dir, bool *created)
+tp_flow_get_or_create(struct tp_ctx *ctx, struct tp_lcore *lc,
+		      const struct tp_parsed *pp, uint32_t sig, int32_t pos,
+		      uint64_t now, bool *created)
 {
+	const struct tp_flow_key *key = &pp->key;
 	struct tp_flow_table *ft = &ctx->ft;
 	struct tp_flow *f;
 	uint32_t r;
@@ -408,9 +441,7 @@ tp_flow_get(struct tp_ctx *ctx, struct tp_lcore *lc,
 							TP_REF_INIT, false,
 							__ATOMIC_ACQUIRE,
 							__ATOMIC_RELAXED)) {
-				tp_flow_init(ctx, lc, f, key, sig, lo_is_src,
-					     tcp_flags, now, ts);
-				*dir = 0;
+				tp_flow_init(ctx, lc, f, pp, sig, now);
 				*created = true;
 				return f;
 			}
@@ -426,13 +457,15 @@ tp_flow_get(struct tp_ctx *ctx, struct tp_lcore *lc,
 				pos = rte_hash_lookup_with_hash(ft->h, key, sig);
 			continue;
 		}
+		/* LIVE: count -> count + 1 (never into the reason bits). */
+		RTE_ASSERT(tp_ref_is_live(r) &&
+			   (r & TP_REF_COUNT_MASK) < TP_REF_COUNT_MASK);
 		if (__atomic_compare_exchange_n(&f->ref, &r, r + 1, false,
 						__ATOMIC_ACQUIRE,
 						__ATOMIC_RELAXED))
 			break;
 	}
 	__atomic_store_n(&f->last_tsc, now, __ATOMIC_RELAXED);
-	*dir = (uint8_t)(lo_is_src != (bool)f->init_lo);
 	*created = false;
 	return f;
 }
@@ -511,6 +544,9 @@ tp_flow_put(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f)
 {
 	uint32_t n = __atomic_sub_fetch(&f->ref, 1, __ATOMIC_ACQ_REL);
 
+	/* The count was at least 1: it did not borrow from the reason. */
+	RTE_ASSERT((n & TP_REF_INIT) == 0 &&
+		   (n & TP_REF_COUNT_MASK) != TP_REF_COUNT_MASK);
 	if ((n & TP_REF_COUNT_MASK) == 0)
 		tp_flow_finalise(ctx, lc, f, tp_ref_reason(n));
 }
@@ -562,9 +598,11 @@ tp_flow_end(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	uint32_t r = __atomic_load_n(&f->ref, __ATOMIC_RELAXED);
 	uint32_t n;
 
+	RTE_ASSERT(reason > TP_END_NONE && reason < TP_END_MAX);
 	do {
 		if (!tp_ref_is_live(r))
 			return false;
+		/* LIVE -> DEAD: the reason is set, the count kept. */
 		n = r | ((uint32_t)reason << TP_REF_REASON_SHIFT);
 	} while (!__atomic_compare_exchange_n(&f->ref, &r, n, false,
 					      __ATOMIC_ACQ_REL,

@@ -36,6 +36,7 @@
 
 struct tp_ctx;
 struct tp_lcore;
+struct tp_parsed;
 
 /** IPFIX flowEndReason (RFC 5102), also the index of per-reason counters. */
 enum tp_end_reason {
@@ -138,6 +139,13 @@ tp_ref_reason(uint32_t r)
 	return (r & TP_REF_REASON_MASK) >> TP_REF_REASON_SHIFT;
 }
 
+/** Direction of a packet in its flow: 0 from the initiator, 1 reply. */
+static inline uint8_t
+tp_flow_dir(const struct tp_flow *f, bool lo_is_src)
+{
+	return (uint8_t)(lo_is_src != (bool)f->init_lo);
+}
+
 static inline struct tp_flow *
 tp_flow_from_timer(struct rte_event_timer *tim)
 {
@@ -148,11 +156,36 @@ tp_flow_from_timer(struct rte_event_timer *tim)
 int tp_flow_table_create(struct tp_ctx *ctx);
 void tp_flow_table_free(struct tp_ctx *ctx);
 int tp_flow_rcu_register(struct tp_ctx *ctx, unsigned int lcore_id);
-struct tp_flow *tp_flow_get(struct tp_ctx *ctx, struct tp_lcore *lc,
-			    const struct tp_flow_key *key, uint32_t sig,
-			    int32_t pos, bool lo_is_src, uint8_t tcp_flags,
-			    uint64_t now, uint64_t ts, uint8_t *dir,
-			    bool *created);
+
+/**
+ * RX: take a reference on a packet's flow, creating the flow when its key
+ * is new. A flow this call creates is claimed (ref TP_REF_INIT) and
+ * initialised, but neither armed nor published: the caller fills in what
+ * only it knows (packet time, port) and calls tp_flow_arm_new(). Other RX
+ * lcores wait for it meanwhile.
+ *
+ * @param pp       The parsed packet (key, sender end, TCP flags, ICMP).
+ * @param sig      The key's hash.
+ * @param pos      The key's position from the bulk lookup (< 0: absent).
+ * @param now      TSC of the burst.
+ * @param created  Set when this call created the flow.
+ * @return the flow, holding one more reference; NULL when the table is
+ *   full (counted as a table_full drop).
+ */
+struct tp_flow *tp_flow_get_or_create(struct tp_ctx *ctx,
+				      struct tp_lcore *lc,
+				      const struct tp_parsed *pp,
+				      uint32_t sig, int32_t pos, uint64_t now,
+				      bool *created);
+
+/**
+ * RX: arm the first timer of a flow tp_flow_get_or_create() created, and
+ * publish the flow: two references, the timer's and the packet's. When
+ * the arm fails the flow ends at once (lack of resources) and only the
+ * packet's reference is left.
+ */
+void tp_flow_arm_new(struct tp_ctx *ctx, struct tp_lcore *lc,
+		     struct tp_flow *f, uint64_t now);
 void tp_flow_refresh(struct tp_ctx *ctx, struct tp_lcore *lc,
 		     struct tp_flow *f, uint64_t now);
 void tp_flow_shorten(struct tp_ctx *ctx, struct tp_lcore *lc,

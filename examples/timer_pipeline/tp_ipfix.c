@@ -3,9 +3,10 @@
  */
 
 /*
- * IPFIX exporter: option checks, the ring between the main lcore's record
- * drain and the exporter thread, and the thread itself (encode with
- * tp_ipfix_enc.c, send over UDP/TCP or write a file).
+ * IPFIX exporter (built with libfixbuf; tp_ipfix_stub.c otherwise): the
+ * ring between the main lcore's record drain and the exporter thread, and
+ * the thread itself (encode with tp_ipfix_enc.h, send over UDP/TCP or
+ * write a file). The option checks are in tp_ipfix_opts.c.
  *
  * The thread is not an lcore: it may wait in send() or connect() (bounded
  * by short timeouts) without delaying any packet, timer or record drain.
@@ -19,14 +20,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,10 +40,10 @@
 #include "tp_ctx.h"
 #include "tp_config_internal.h"
 #include "tp_ipfix.h"
+#include "tp_ipfix_enc.h"
+#include "tp_output.h"
 #include "tp_record.h"
 #include "tp_counters.h"
-
-#ifdef TP_HAVE_LIBFIXBUF
 
 #define TP_IPFIX_BURST 64
 #define TP_IPFIX_UDP_MTU 1400		/* one datagram on Ethernet paths */
@@ -99,156 +97,6 @@ tp_ipfix_now_ms(void)
 #define TP_IPFIX_ADD(x, field, n) \
 	__atomic_store_n(&(x)->st.field, (x)->st.field + (n), __ATOMIC_RELAXED)
 
-#endif /* TP_HAVE_LIBFIXBUF */
-
-bool
-tp_ipfix_enabled(const struct tp_config *cfg)
-{
-	return cfg->ipfix_collector[0] != '\0' || cfg->ipfix_file[0] != '\0';
-}
-
-/* "HOST:PORT", "HOST", "[V6]:PORT" or "[V6]" -> host and port. */
-static int
-tp_ipfix_split(const char *spec, char *host, size_t hlen, uint16_t *port)
-{
-	const char *colon, *end = spec + strlen(spec);
-	unsigned long p = TP_IPFIX_PORT;
-	char *e;
-
-	if (spec[0] == '[') {
-		const char *rb = strchr(spec, ']');
-
-		if (rb == NULL || (rb[1] != '\0' && rb[1] != ':'))
-			return -EINVAL;
-		colon = rb[1] == ':' ? rb + 1 : NULL;
-		spec++;
-		end = rb;
-	} else {
-		colon = strrchr(spec, ':');
-		if (colon != NULL && strchr(spec, ':') != colon)
-			colon = NULL;	/* bare IPv6 address, no port */
-		if (colon != NULL)
-			end = colon;
-	}
-	if (end == spec || (size_t)(end - spec) >= hlen)
-		return -EINVAL;
-	memcpy(host, spec, end - spec);
-	host[end - spec] = '\0';
-	if (colon != NULL) {
-		if (colon[1] < '0' || colon[1] > '9')
-			return -EINVAL;
-		errno = 0;
-		p = strtoul(colon + 1, &e, 10);
-		if (errno != 0 || *e != '\0' || p > 65535)
-			return -EINVAL;
-		if (p == 0)
-			return -ERANGE;
-	}
-	*port = (uint16_t)p;
-	return 0;
-}
-
-/* Resolve the collector (numeric or by name) for the transport. */
-static int
-tp_ipfix_resolve(const struct tp_config *cfg, struct sockaddr_storage *ss,
-		 socklen_t *sslen, const char **why)
-{
-	struct addrinfo hints, *res = NULL;
-	char host[NI_MAXHOST], serv[8];
-	uint16_t port;
-	int ret;
-
-	ret = tp_ipfix_split(cfg->ipfix_collector, host, sizeof(host), &port);
-	if (ret < 0) {
-		*why = ret == -ERANGE ? "port 0 is not a collector port" :
-			"not HOST[:PORT] (IPv6: [ADDR]:PORT)";
-		return -EINVAL;
-	}
-	snprintf(serv, sizeof(serv), "%u", port);
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = cfg->ipfix_transport == TP_IPFIX_TCP ?
-		SOCK_STREAM : SOCK_DGRAM;
-	ret = getaddrinfo(host, serv, &hints, &res);
-	if (ret != 0 || res == NULL) {
-		*why = ret != 0 ? gai_strerror(ret) : "no address";
-		return -EINVAL;
-	}
-	memcpy(ss, res->ai_addr, res->ai_addrlen);
-	*sslen = res->ai_addrlen;
-	freeaddrinfo(res);
-	return 0;
-}
-
-/* The file must be creatable (or writable) and not a symbolic link. */
-static int
-tp_ipfix_check_file(const char *path, const char **why)
-{
-	char dir[PATH_MAX];
-	struct stat st;
-	char *slash;
-
-	if (lstat(path, &st) == 0) {
-		if (S_ISLNK(st.st_mode)) {
-			*why = "is a symbolic link, refusing to write through it";
-			return -EINVAL;
-		}
-		if (!S_ISREG(st.st_mode) || access(path, W_OK) != 0) {
-			*why = "is not a writable regular file";
-			return -EINVAL;
-		}
-		return 0;
-	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash == NULL)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	if (access(dir, W_OK | X_OK) != 0) {
-		*why = "cannot be created (its directory is missing or not "
-			"writable)";
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int
-tp_ipfix_check_config(const struct tp_config *cfg)
-{
-	struct sockaddr_storage ss;
-	const char *why = NULL;
-	socklen_t len;
-
-	if (!tp_ipfix_enabled(cfg))
-		return 0;
-#ifndef TP_HAVE_LIBFIXBUF
-	return tp_config_error("option '--%s': this build has no IPFIX "
-			       "export (libfixbuf was not found when it was "
-			       "configured; install libfixbuf-dev and "
-			       "rebuild)", cfg->ipfix_collector[0] != '\0' ?
-			       "ipfix" : "ipfix-file");
-#endif
-	if (cfg->ipfix_collector[0] != '\0' && cfg->ipfix_file[0] != '\0')
-		return tp_config_error("options '--ipfix' and '--ipfix-file' "
-				       "exclude each other: export to a "
-				       "collector or to a file");
-	if (cfg->ipfix_file[0] != '\0') {
-		if (tp_ipfix_check_file(cfg->ipfix_file, &why) < 0)
-			return tp_config_error("option '--ipfix-file': '%s' "
-					       "%s", cfg->ipfix_file, why);
-		return 0;
-	}
-	if (tp_ipfix_resolve(cfg, &ss, &len, &why) < 0)
-		return tp_config_error("option '--ipfix': '%s': %s",
-				       cfg->ipfix_collector, why);
-	return 0;
-}
-
-#ifdef TP_HAVE_LIBFIXBUF
-
 /* Non-blocking connect bounded by TP_IPFIX_IO_MS; then blocking sends
  * bounded by the same timeout (a slow collector costs records, not time).
  */
@@ -290,11 +138,9 @@ tp_ipfix_open(struct tp_ipfix *x)
 	const struct tp_config *cfg = x->ctx->cfg;
 
 	if (x->file) {
-		x->fd = open(cfg->ipfix_file, O_WRONLY | O_CREAT | O_TRUNC |
-			     O_NOFOLLOW | O_CLOEXEC, 0644);
+		x->fd = tp_output_open("--ipfix-file", cfg->ipfix_file);
 		if (x->fd < 0)
-			TP_LOG(ERR, "cannot open --ipfix-file '%s': %s",
-			       cfg->ipfix_file, strerror(errno));
+			x->fd = -1;	/* logged */
 	} else if (x->tcp) {
 		x->fd = tp_ipfix_tcp_connect(x);
 	} else {
@@ -643,6 +489,12 @@ tp_ipfix_place(struct tp_ipfix *x)
 	       "the service lcores");
 }
 
+bool
+tp_ipfix_available(void)
+{
+	return true;
+}
+
 int
 tp_ipfix_start(struct tp_ctx *ctx)
 {
@@ -743,48 +595,3 @@ tp_ipfix_stats_get(const struct tp_ctx *ctx, struct tp_ipfix_stats *s)
 	s->window_us = __atomic_load_n(&x->st.window_us, __ATOMIC_RELAXED);
 	return true;
 }
-
-#else /* !TP_HAVE_LIBFIXBUF: tp_ipfix_check_config() refused the options */
-
-int
-tp_ipfix_start(struct tp_ctx *ctx)
-{
-	RTE_SET_USED(ctx);
-	return 0;
-}
-
-void
-tp_ipfix_submit(struct tp_ctx *ctx, const struct tp_flow_record *r)
-{
-	RTE_SET_USED(ctx);
-	RTE_SET_USED(r);
-}
-
-uint32_t
-tp_ipfix_room(const struct tp_ctx *ctx)
-{
-	RTE_SET_USED(ctx);
-	return UINT32_MAX;
-}
-
-void
-tp_ipfix_stop(struct tp_ctx *ctx)
-{
-	RTE_SET_USED(ctx);
-}
-
-void
-tp_ipfix_release(struct tp_ctx *ctx)
-{
-	RTE_SET_USED(ctx);
-}
-
-bool
-tp_ipfix_stats_get(const struct tp_ctx *ctx, struct tp_ipfix_stats *s)
-{
-	RTE_SET_USED(ctx);
-	memset(s, 0, sizeof(*s));
-	return false;
-}
-
-#endif /* TP_HAVE_LIBFIXBUF */

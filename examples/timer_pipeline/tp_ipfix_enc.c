@@ -12,13 +12,14 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <fixbuf/public.h>
 
-#include "tp_ipfix.h"
+#include "tp_ipfix_enc.h"
 
 /* Spec flags: an element is in a template when its flags are all set. */
 #define F_V4 0x01u
@@ -57,6 +58,16 @@ struct tp_ipfix_rec {
 	uint8_t pad[4];
 };
 
+/* The internal template reads the record as packed bytes in spec order:
+ * no field may be preceded by padding (the spec below sums to 110 bytes).
+ */
+_Static_assert(offsetof(struct tp_ipfix_rec, src6) == 48 &&
+	       offsetof(struct tp_ipfix_rec, src4) == 80 &&
+	       offsetof(struct tp_ipfix_rec, sport) == 92 &&
+	       offsetof(struct tp_ipfix_rec, proto) == 102 &&
+	       offsetof(struct tp_ipfix_rec, pad) + 4 == 110,
+	       "struct tp_ipfix_rec must follow tp_data_spec byte for byte");
+
 /* Element lengths are given: internal templates may not default them. */
 static fbInfoElementSpec_t tp_data_spec[] = {
 	{ "flowStartMilliseconds", 8, 0 },
@@ -92,6 +103,11 @@ struct tp_ipfix_stats_rec {
 	uint16_t idle_s;
 	uint16_t active_s;
 };
+
+_Static_assert(offsetof(struct tp_ipfix_stats_rec, process_id) == 32 &&
+	       offsetof(struct tp_ipfix_stats_rec, active_s) + 2 ==
+	       sizeof(struct tp_ipfix_stats_rec),
+	       "struct tp_ipfix_stats_rec must follow tp_stats_int_spec");
 
 static fbInfoElementSpec_t tp_stats_spec[] = {
 	{ "exportingProcessId", 4, 0 },		/* the scope */

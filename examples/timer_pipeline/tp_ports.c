@@ -11,15 +11,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <libgen.h>
-#include <net/if.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <rte_bus.h>
 #include <rte_cycles.h>
@@ -33,322 +26,10 @@
 #include "tp_capture.h"
 #include "tp_ctx.h"
 #include "tp_ports.h"
+#include "tp_replay.h"
 
 #define TP_MEMPOOL_CACHE 256
 #define TP_MIN_MBUFS 8192
-
-/* One message naming the file and the problem; the caller exits 2. */
-static void __rte_format_printf(1, 2)
-tp_file_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "dpdk-timer_pipeline: error: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-}
-
-#define TP_MAX_CAPTURES 64
-
-/* Files already checked, to find a capture named as an output too. */
-struct tp_file_ids {
-	unsigned int n;
-	dev_t dev[TP_MAX_CAPTURES];
-	ino_t ino[TP_MAX_CAPTURES];
-};
-
-static bool
-tp_file_ids_has(const struct tp_file_ids *ids, const struct stat *st)
-{
-	unsigned int i;
-
-	for (i = 0; i < ids->n; i++)
-		if (ids->dev[i] == st->st_dev && ids->ino[i] == st->st_ino)
-			return true;
-	return false;
-}
-
-/* An rx_pcap capture: what net_pcap will read must be what we expect. */
-static int
-tp_check_rx_pcap(const char *vdev, const char *path, bool infinite,
-		 const struct tp_config *cfg, struct tp_file_ids *ids)
-{
-	struct stat st;
-
-	if (tp_capture_check(vdev, path, infinite, cfg->stop_when_done,
-			     cfg->replay_pace) == NULL)
-		return -1;
-	if (stat(path, &st) == 0 && ids->n < TP_MAX_CAPTURES) {
-		ids->dev[ids->n] = st.st_dev;
-		ids->ino[ids->n++] = st.st_ino;
-	}
-	return 0;
-}
-
-/*
- * A file that we, or net_pcap for tx_pcap, will create or truncate: never
- * through a symbolic link (a link planted in a shared directory would
- * redirect the write to any file we may write), never a capture being
- * read, and in a directory that exists. what: "--flow-log" or the vdev's
- * "tx_pcap" key, for the message.
- */
-static int
-tp_check_output(const char *what, const char *path,
-		const struct tp_file_ids *ids)
-{
-	char dir[PATH_MAX];
-	const char *parent;
-	struct stat st;
-
-	if (lstat(path, &st) == 0) {
-		if (S_ISLNK(st.st_mode)) {
-			tp_file_error("%s '%s' is a symbolic link: refusing to "
-				      "write through it (name the target "
-				      "itself)", what, path);
-			return -1;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			tp_file_error("%s '%s' is a directory", what, path);
-			return -1;
-		}
-		if (tp_file_ids_has(ids, &st)) {
-			tp_file_error("%s '%s' is also an rx_pcap capture: "
-				      "writing it would destroy the input",
-				      what, path);
-			return -1;
-		}
-		return 0;
-	}
-	if (errno != ENOENT) {
-		tp_file_error("%s '%s' cannot be checked: %s", what, path,
-			      strerror(errno));
-		return -1;
-	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	parent = dirname(dir);
-	if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		tp_file_error("%s '%s' cannot be created: '%s' is not a "
-			      "directory", what, path, parent);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The devargs of a --vdev, or NULL. EAL takes "--vdev=ARGS", "--vdev ARGS"
- * and, through getopt_long, unambiguous prefixes such as "--vd".
- */
-static const char *
-tp_vdev_arg(int argc, char **argv, int *i)
-{
-	const char *a = argv[*i], *eq = strchr(a, '=');
-	size_t len = eq != NULL ? (size_t)(eq - a) : strlen(a);
-
-	if (len < 4 || len > 6 || strncmp(a, "--vdev", len) != 0)
-		return NULL;
-	if (eq != NULL)
-		return eq + 1;
-	if (*i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
-}
-
-/* Call fn on each key=value of every net_pcap vdev; stop on an error. */
-static int
-tp_pcap_vdevs_walk(int argc, char **argv, int (*fn)(const char *vdev,
-		   const char *key, const char *val, bool infinite,
-		   const struct tp_config *cfg, struct tp_file_ids *ids),
-		   const struct tp_config *cfg, struct tp_file_ids *ids)
-{
-	char args[4096], *tok, *save, *name;
-	const char *da;
-	bool infinite;
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		da = tp_vdev_arg(argc, argv, &i);
-		if (da == NULL || (strncmp(da, "net_pcap", 8) != 0 &&
-				   strncmp(da, "eth_pcap", 8) != 0))
-			continue;
-		if (strlen(da) >= sizeof(args)) {
-			tp_file_error("--vdev %.32s...: arguments too long", da);
-			return -1;
-		}
-		infinite = strstr(da, "infinite_rx=1") != NULL;
-		snprintf(args, sizeof(args), "%s", da);
-		save = NULL;
-		name = strtok_r(args, ",", &save);
-		for (tok = strtok_r(NULL, ",", &save); tok != NULL;
-		     tok = strtok_r(NULL, ",", &save)) {
-			char *eq = strchr(tok, '=');
-
-			if (eq == NULL)
-				continue;
-			*eq = '\0';
-			if (fn(name, tok, eq + 1, infinite, cfg, ids) < 0)
-				return -1;
-		}
-	}
-	return 0;
-}
-
-static int
-tp_check_rx_kv(const char *vdev, const char *key, const char *val,
-	       bool infinite, const struct tp_config *cfg,
-	       struct tp_file_ids *ids)
-{
-	if (strcmp(key, "rx_pcap") != 0)
-		return 0;
-	return tp_check_rx_pcap(vdev, val, infinite, cfg, ids);
-}
-
-/* Linux ARPHRD_ types of the interfaces libpcap reads as Ethernet. */
-#define TP_ARPHRD_ETHER 1
-#define TP_ARPHRD_LOOPBACK 772
-
-/*
- * A live interface (iface=, rx_iface=, rx_iface_in=, tx_iface=): it
- * exists, in our network namespace, and libpcap reads it as Ethernet.
- * net_pcap's own failure comes after EAL and names neither.
- */
-static int
-tp_check_iface_kv(const char *vdev, const char *key, const char *val,
-		  bool infinite, const struct tp_config *cfg,
-		  struct tp_file_ids *ids)
-{
-	struct ifreq ifr;
-	int fd, ret = 0;
-
-	RTE_SET_USED(infinite);
-	RTE_SET_USED(cfg);
-	RTE_SET_USED(ids);
-	if (strcmp(key, "iface") != 0 && strcmp(key, "rx_iface") != 0 &&
-	    strcmp(key, "rx_iface_in") != 0 && strcmp(key, "tx_iface") != 0)
-		return 0;
-	if (strlen(val) >= sizeof(ifr.ifr_name) || if_nametoindex(val) == 0) {
-		tp_file_error("--vdev %s: %s '%s': no such network interface "
-			      "(see ip link)", vdev, key, val);
-		return -1;
-	}
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", val);
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0 && ioctl(fd, SIOCGIFHWADDR, &ifr) == 0 &&
-	    ifr.ifr_hwaddr.sa_family != TP_ARPHRD_ETHER &&
-	    ifr.ifr_hwaddr.sa_family != TP_ARPHRD_LOOPBACK) {
-		tp_file_error("--vdev %s: %s '%s' is not an Ethernet interface "
-			      "(ARPHRD type %u): the pipeline reads live "
-			      "Ethernet interfaces only", vdev, key, val,
-			      ifr.ifr_hwaddr.sa_family);
-		ret = -1;
-	}
-	if (fd >= 0)
-		close(fd);
-	return ret;
-}
-
-static int
-tp_check_tx_kv(const char *vdev, const char *key, const char *val,
-	       bool infinite, const struct tp_config *cfg,
-	       struct tp_file_ids *ids)
-{
-	char what[128];
-
-	RTE_SET_USED(infinite);
-	RTE_SET_USED(cfg);
-	if (strcmp(key, "tx_pcap") != 0)
-		return 0;
-	snprintf(what, sizeof(what), "--vdev %s: tx_pcap", vdev);
-	return tp_check_output(what, val, ids);
-}
-
-/*
- * The devargs of one net_pcap vdev with each rx_pcap naming what net_pcap
- * must read: the filtered copy of a capture with oversize records. Static:
- * EAL keeps pointers into argv until the end.
- */
-static char *
-tp_feed_devargs(const char *prefix, const char *da)
-{
-	static char out[TP_MAX_CAPTURES][8192];
-	static unsigned int n;
-	char args[4096], *tok, *save = NULL;
-	const struct tp_capture *cap;
-	size_t len;
-	int w;
-
-	if (n == TP_MAX_CAPTURES || strlen(da) >= sizeof(args))
-		return NULL;
-	snprintf(args, sizeof(args), "%s", da);
-	len = (size_t)snprintf(out[n], sizeof(out[n]), "%s", prefix);
-	for (tok = strtok_r(args, ",", &save); tok != NULL;
-	     tok = strtok_r(NULL, ",", &save)) {
-		cap = strncmp(tok, "rx_pcap=", 8) == 0 ?
-			tp_capture_find(tok + 8) : NULL;
-		w = snprintf(out[n] + len, sizeof(out[n]) - len, "%s%s%s",
-			     tok == args ? "" : ",",
-			     cap != NULL ? "rx_pcap=" : "",
-			     cap != NULL ? cap->feed : tok);
-		if (w < 0 || len + (size_t)w >= sizeof(out[n]))
-			return NULL;
-		len += (size_t)w;
-	}
-	return out[n++];
-}
-
-/* Point net_pcap at the filtered copies (argv is ours: main's copy). */
-static int
-tp_feed_argv(int argc, char **argv)
-{
-	const char *da;
-	char prefix[16];
-	int i, at;
-
-	for (i = 1; i < argc; i++) {
-		at = i;
-		da = tp_vdev_arg(argc, argv, &i);
-		if (da == NULL || strstr(da, "rx_pcap=") == NULL ||
-		    (strncmp(da, "net_pcap", 8) != 0 &&
-		     strncmp(da, "eth_pcap", 8) != 0))
-			continue;
-		prefix[0] = '\0';
-		if (i == at)	/* "--vdev=ARGS" */
-			snprintf(prefix, sizeof(prefix), "%.*s",
-				 (int)(da - argv[at]), argv[at]);
-		argv[i] = tp_feed_devargs(prefix, da);
-		if (argv[i] == NULL) {
-			tp_file_error("--vdev %.32s...: arguments too long", da);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* Files named on the command line, checked before EAL starts. 8< */
-int
-tp_ports_check_files(int argc, char **argv, const struct tp_config *cfg)
-{
-	struct tp_file_ids ids = { .n = 0 };
-
-	if (tp_pcap_vdevs_walk(argc, argv, tp_check_rx_kv, cfg, &ids) < 0 ||
-	    tp_pcap_vdevs_walk(argc, argv, tp_check_tx_kv, cfg, &ids) < 0 ||
-	    tp_pcap_vdevs_walk(argc, argv, tp_check_iface_kv, cfg, &ids) < 0 ||
-	    tp_feed_argv(argc, argv) < 0)
-		return -1;
-	if (cfg->flow_log[0] != '\0' &&
-	    tp_check_output("--flow-log", cfg->flow_log, &ids) < 0)
-		return -1;
-	if (cfg->summary_json[0] != '\0' &&
-	    tp_check_output("--summary-json", cfg->summary_json, &ids) < 0)
-		return -1;
-	if (cfg->stats_json[0] != '\0' &&
-	    tp_check_output("--stats-json", cfg->stats_json, &ids) < 0)
-		return -1;
-	return 0;
-}
-/* >8 End of checking the files. */
 
 static uint64_t
 tp_port_capture_records(const char *feed)
@@ -558,7 +239,7 @@ tp_pool_create(struct tp_ctx *ctx)
 	return 0;
 }
 
-/* Our packet metadata and the RX timestamp (replay pace) dynfields. */
+/* Our packet metadata and the RX timestamp (tp_replay.c) dynfields. */
 static int
 tp_dynfields(struct tp_ctx *ctx)
 {
@@ -567,7 +248,9 @@ tp_dynfields(struct tp_ctx *ctx)
 		.size = sizeof(struct tp_pkt_meta),
 		.align = __alignof__(struct tp_pkt_meta),
 	};
-	int ret;
+
+	/* Packet metadata: 16 bytes of the mbuf's dynamic field area. */
+	RTE_BUILD_BUG_ON(sizeof(struct tp_pkt_meta) != 16);
 
 	ctx->meta_offset = rte_mbuf_dynfield_register(&meta);
 	if (ctx->meta_offset < 0) {
@@ -575,16 +258,7 @@ tp_dynfields(struct tp_ctx *ctx)
 		       rte_strerror(rte_errno));
 		return -rte_errno;
 	}
-	ctx->replay.ts_offset = -1;
-	ret = rte_mbuf_dyn_rx_timestamp_register(&ctx->replay.ts_offset,
-						 &ctx->replay.ts_flag);
-	if (ret < 0 && ctx->cfg->replay_pace) {
-		TP_LOG(ERR, "cannot register the RX timestamp field");
-		return ret;
-	}
-	/* net_pcap stores the capture time in microseconds. */
-	ctx->replay.ts_unit_ns = 1000;
-	return 0;
+	return tp_replay_fields_register(ctx);
 }
 
 static int

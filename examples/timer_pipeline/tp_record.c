@@ -10,16 +10,12 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <rte_cycles.h>
-#include <rte_devargs.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_ring.h>
@@ -27,7 +23,9 @@
 
 #include "tp_ctx.h"
 #include "tp_ipfix.h"
+#include "tp_output.h"
 #include "tp_record.h"
+#include "tp_replay.h"
 
 #define TP_RECORD_RING_SIZE 65536
 #define TP_DRAIN_BURST 64
@@ -47,80 +45,18 @@ tp_end_reason_name(unsigned int reason)
 	return reason < TP_END_MAX ? tp_reason_names[reason] : "?";
 }
 
-/* Packet time in record clock units -> ns since the epoch. */
-static uint64_t
-tp_ts_to_ns(const struct tp_ctx *ctx, uint64_t ts)
-{
-	if (ctx->replay.cap_clock)
-		return ts;	/* capture time already */
-	return ctx->start_ns + (ts > ctx->start_tsc ?
-		tp_cycles_to_ns(ts - ctx->start_tsc, ctx->hz) : 0);
-}
-
-/*
- * Record times are the capture's own timestamps when every port reads a
- * capture (net_pcap), paced or not, as softflowd -r does: a flow from a
- * capture ends when the capture says, not when it was read. Otherwise
- * they are the TSC, converted with the wall clock at launch. net_pcap's
- * infinite_rx replays mbufs without timestamps: TSC (no per-packet
- * conversion on the forwarding benchmark's path).
- */
-static bool
-tp_records_capture_clock(const struct tp_ctx *ctx)
-{
-	const struct rte_devargs *da;
-	struct rte_eth_dev_info info;
-	uint16_t i;
-
-	if (ctx->cfg->replay_pace)
-		return true;
-	for (i = 0; i < ctx->nb_ports; i++) {
-		if (rte_eth_dev_info_get(ctx->ports[i], &info) != 0 ||
-		    info.device == NULL ||
-		    strcmp(info.driver_name, "net_pcap") != 0)
-			return false;
-		da = rte_dev_devargs(info.device);
-		if (da != NULL && da->args != NULL &&
-		    strstr(da->args, "infinite_rx=1") != NULL)
-			return false;
-	}
-	return ctx->nb_ports > 0;
-}
-
-/*
- * Create or truncate the flow log. main() refused a symbolic link already;
- * O_NOFOLLOW closes the window between that check and this open (a link
- * planted meanwhile fails with ELOOP). 0644, and an existing file loses
- * group and other write permission: records are not for others to edit.
- */
-static FILE *
-tp_records_open(const char *path)
-{
-	struct stat st;
-	FILE *f;
-	int fd;
-
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		  S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
-	    fchmod(fd, st.st_mode & ~(S_IWGRP | S_IWOTH) & 07777) != 0)
-		TP_LOG(WARNING, "--flow-log '%s' stays writable by others: %s",
-		       path, strerror(errno));
-	f = fdopen(fd, "w");
-	if (f == NULL)
-		close(fd);
-	return f;
-}
-
 int
 tp_records_init(struct tp_ctx *ctx)
 {
 	struct tp_records *rec = &ctx->rec;
 	const struct tp_config *cfg = ctx->cfg;
 
+	/* A ring element is a whole number of 4-byte words; the pads are
+	 * explicit, so no byte of a record is left unset.
+	 */
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_record) % 4 != 0);
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_record) != 112);
+	RTE_BUILD_BUG_ON(TP_END_MAX > UINT8_MAX);
 	rec->ring = rte_ring_create_elem("tp_records",
 					 sizeof(struct tp_flow_record),
 					 TP_RECORD_RING_SIZE, rte_socket_id(),
@@ -130,16 +66,14 @@ tp_records_init(struct tp_ctx *ctx)
 		       rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
-	ctx->replay.cap_clock = tp_records_capture_clock(ctx);
+	tp_replay_clock_init(ctx);	/* the clock of the records */
 	if (cfg->flow_log[0] == '\0')
 		return 0;
-	rec->log = tp_records_open(cfg->flow_log);
+	/* Checked before EAL (tp_preflight.c); the open checks again. */
+	rec->log = tp_output_fopen("--flow-log", cfg->flow_log);
 	if (rec->log == NULL) {
 		int err = errno;
 
-		TP_LOG(ERR, "cannot open --flow-log '%s': %s", cfg->flow_log,
-		       err == ELOOP ? "it is a symbolic link, refusing to "
-		       "write through it" : strerror(err));
 		tp_records_free(ctx);
 		return -err;
 	}
@@ -193,8 +127,8 @@ tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 	r.vlan[1] = f->key.vlan[1];
 	r.ipver = f->key.ipver;
 	r.proto = f->key.proto;
-	r.first_ns = tp_ts_to_ns(ctx, f->first_ts);
-	r.last_ns = tp_ts_to_ns(ctx, f->last_ts);
+	r.first_ns = tp_replay_ts_to_ns(ctx, f->first_ts);
+	r.last_ns = tp_replay_ts_to_ns(ctx, f->last_ts);
 	memcpy(r.pkts, f->pkts, sizeof(r.pkts));
 	memcpy(r.bytes, f->bytes, sizeof(r.bytes));
 	memcpy(r.tcp_flags, f->tcp_flags, sizeof(r.tcp_flags));

@@ -3,9 +3,10 @@
  */
 
 /*
- * RX role: poll ethdev queues, classify, find or create each packet's flow
- * (taking a reference on it), stamp it, and enqueue the packet as a NEW
- * event on the packet queue, scheduled by flow.
+ * RX role: poll ethdev queues (paced by tp_replay.c under --replay-pace),
+ * classify, find or create each packet's flow (taking a reference on it),
+ * stamp it, and enqueue the packet as a NEW event on the packet queue,
+ * scheduled by flow.
  */
 
 #include <time.h>
@@ -23,78 +24,7 @@
 #include "tp_lcore.h"
 #include "tp_parse.h"
 #include "tp_counters.h"
-
-/* Capture timestamp of a packet in ns, 0 if it has none. */
-static __rte_always_inline uint64_t
-tp_rx_cap_ns(const struct tp_ctx *ctx, const struct rte_mbuf *m)
-{
-	const struct tp_replay *rp = &ctx->replay;
-
-	if (rp->ts_offset < 0 || (m->ol_flags & rp->ts_flag) == 0)
-		return 0;
-	return *RTE_MBUF_DYNFIELD(m, rp->ts_offset, const uint64_t *) *
-		rp->ts_unit_ns;
-}
-
-/* The first packet fixes the mapping capture time -> TSC. */
-static void
-tp_rx_replay_start(struct tp_ctx *ctx, uint64_t cap_ns, uint64_t now)
-{
-	struct tp_replay *rp = &ctx->replay;
-	uint64_t zero = 0;
-
-	if (__atomic_compare_exchange_n(&rp->base_cap_ns, &zero, cap_ns, false,
-					__ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-		__atomic_store_n(&rp->base_tsc, now, __ATOMIC_RELEASE);
-		return;
-	}
-	while (__atomic_load_n(&rp->base_tsc, __ATOMIC_ACQUIRE) == 0)
-		rte_pause();
-}
-
-/* When a packet is due under --replay-pace (TSC). */
-static __rte_always_inline uint64_t
-tp_rx_due(struct tp_ctx *ctx, uint64_t cap_ns, uint64_t now)
-{
-	struct tp_replay *rp = &ctx->replay;
-
-	if (cap_ns == 0)
-		return now;
-	if (unlikely(__atomic_load_n(&rp->base_tsc, __ATOMIC_ACQUIRE) == 0))
-		tp_rx_replay_start(ctx, cap_ns, now);
-	if (cap_ns <= rp->base_cap_ns)
-		return rp->base_tsc;
-	return rp->base_tsc + tp_ns_to_cycles(cap_ns - rp->base_cap_ns,
-					      ctx->hz);
-}
-
-/* Replay pace: hand out stashed packets once their time has come. 8< */
-static uint16_t
-tp_rx_fetch_paced(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
-		  struct rte_mbuf **pkts, uint16_t burst, uint64_t now)
-{
-	const uint32_t before = q->stash_nb - q->stash_head;
-	uint16_t n = 0;
-
-	if (q->stash_head == q->stash_nb) {
-		q->stash_head = 0;
-		q->stash_nb = rte_eth_rx_burst(q->port, q->queue, q->stash,
-					       burst);
-	}
-	while (q->stash_head < q->stash_nb) {
-		struct rte_mbuf *m = q->stash[q->stash_head];
-
-		if (now < tp_rx_due(ctx, tp_rx_cap_ns(ctx, m), now))
-			break;
-		pkts[n++] = m;
-		q->stash_head++;
-	}
-	/* Read by the control role: the input is not over yet. */
-	__atomic_store_n(&lc->stashed, lc->stashed + (q->stash_nb -
-			 q->stash_head) - before, __ATOMIC_RELAXED);
-	return n;
-}
-/* >8 End of replay pace. */
+#include "tp_replay.h"
 
 /*
  * How long RX retries an enqueue the event device refuses (RX port at its
@@ -261,24 +191,6 @@ tp_rx_event(struct rte_event *ev, struct rte_mbuf *m, uint32_t flow_id,
 	ev->mbuf = m;
 }
 
-/* Packet time in the record clock: capture ns or TSC. */
-static __rte_always_inline uint64_t
-tp_rx_ts(const struct tp_ctx *ctx, const struct rte_mbuf *m, uint64_t now)
-{
-	if (ctx->replay.cap_clock) {
-		uint64_t ns = tp_rx_cap_ns(ctx, m);
-
-		if (ns != 0)
-			return ns;
-		if (ctx->cfg->replay_pace)
-			return ctx->start_ns;
-		/* a capture read without its timestamps: wall clock */
-		return ctx->start_ns + tp_cycles_to_ns(now - ctx->start_tsc,
-						       ctx->hz);
-	}
-	return now;
-}
-
 /* Per-burst work arrays. */
 struct tp_rx_burst {
 	struct tp_parsed parsed[TP_MAX_BURST];
@@ -345,33 +257,34 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 	   const struct tp_parsed *pp, uint32_t sig, int32_t pos, uint64_t now)
 {
 	struct tp_pkt_meta *meta = tp_meta(ctx, m);
-	uint64_t ts = tp_rx_ts(ctx, m, now);
+	uint64_t ts = tp_replay_ts(ctx, m, now);
 	struct tp_flow *f;
 	bool created;
-	uint8_t dir;
 
-	f = tp_flow_get(ctx, lc, &pp->key, sig, pos, pp->lo_is_src,
-			pp->tcp_flags, now, ts, &dir, &created);
+	f = tp_flow_get_or_create(ctx, lc, pp, sig, pos, now, &created);
 	if (f == NULL) {
 		rte_pktmbuf_free(m);	/* table full, counted */
 		return false;
 	}
 	if (created) {
-		/* For the record; written before the packet's event is
-		 * enqueued, so before its reference can be the last.
-		 */
+		/* For the record; written before the flow is published. */
+		f->first_ts = ts;
+		f->last_ts = ts;
 		f->in_port = m->port;
-		f->icmp_tc = pp->icmp_tc;
+		tp_flow_arm_new(ctx, lc, f, now);
+	} else {
+		if (unlikely(f->traced))
+			tp_trace_packet(ctx, f, tp_flow_dir(f, pp->lo_is_src),
+					pp->tcp_flags, rte_pktmbuf_pkt_len(m),
+					now);
+		/* every-packet refresh, except for the packet that created
+		 * the flow
+		 */
+		if (ctx->cfg->refresh == TP_REFRESH_EVERY_PACKET)
+			tp_flow_refresh(ctx, lc, f, now);
 	}
-	if (unlikely(f->traced) && !created)
-		tp_trace_packet(ctx, f, dir, pp->tcp_flags,
-				rte_pktmbuf_pkt_len(m), now);
-	/* every-packet refresh, except for the packet that created it */
-	if (ctx->cfg->refresh == TP_REFRESH_EVERY_PACKET &&
-	    !created)
-		tp_flow_refresh(ctx, lc, f, now);
 	meta->pos = f->pos;
-	meta->dir = dir;
+	meta->dir = tp_flow_dir(f, pp->lo_is_src);
 	meta->tcp_flags = pp->tcp_flags;
 	meta->created = created;
 	meta->ts = ts;
@@ -395,7 +308,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 	lc->rxq_next = lc->rxq_next + 1 == lc->nb_rxq ? 0 : lc->rxq_next + 1;
 	now = rte_get_timer_cycles();
 	if (cfg->replay_pace)
-		n = tp_rx_fetch_paced(ctx, lc, q, pkts, cfg->burst, now);
+		n = tp_replay_fetch(ctx, lc, q, pkts, cfg->burst, now);
 	else
 		n = rte_eth_rx_burst(q->port, q->queue, pkts, cfg->burst);
 	if (n == 0) {

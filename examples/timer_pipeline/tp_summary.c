@@ -23,6 +23,7 @@
 #include "tp_counters.h"
 #include "tp_ctx.h"
 #include "tp_ipfix.h"
+#include "tp_output.h"
 #include "tp_stats.h"
 
 /* --summary-json's "version": 2 since the counter table (one name per
@@ -107,29 +108,6 @@ tp_json_counters(struct tp_json *w, const struct tp_counters *c, bool ipfix)
 }
 
 /*
- * A JSON output file (--stats-json, --summary-json), created like
- * --flow-log: no symbolic link, 0644. NULL with errno set on failure.
- */
-static FILE *
-tp_stats_json_open(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		      O_CLOEXEC, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
-	FILE *f;
-	int err;
-
-	if (fd < 0)
-		return NULL;
-	f = fdopen(fd, "w");
-	if (f == NULL) {
-		err = errno;
-		close(fd);
-		errno = err;
-	}
-	return f;
-}
-
-/*
  * --stats-json: every counter as one JSON object per line, for
  * tools/plot_run.py, after "t_s" (seconds since launch) and "final".
  * Counters are cumulative since the start; the lateness histogram too, so
@@ -147,10 +125,9 @@ tp_stats_json_write(struct tp_ctx *ctx, bool final)
 	if (ctx->cfg->stats_json[0] == '\0' || ctx->stats_json_failed)
 		return;
 	if (ctx->stats_json == NULL) {
-		ctx->stats_json = tp_stats_json_open(ctx->cfg->stats_json);
+		ctx->stats_json = tp_output_fopen("--stats-json",
+						  ctx->cfg->stats_json);
 		if (ctx->stats_json == NULL) {
-			TP_LOG(ERR, "cannot open --stats-json '%s': %s",
-			       ctx->cfg->stats_json, strerror(errno));
 			ctx->stats_json_failed = true;
 			return;
 		}
@@ -301,12 +278,9 @@ tp_summary_write(const struct tp_ctx *ctx, const struct tp_counters *c,
 
 	if (path[0] == '\0')
 		return 0;
-	w.f = tp_stats_json_open(path);
-	if (w.f == NULL) {
-		TP_LOG(ERR, "cannot write --summary-json '%s': %s", path,
-		       strerror(errno));
+	w.f = tp_output_fopen("--summary-json", path);
+	if (w.f == NULL)
 		return -1;
-	}
 	fputc('{', w.f);
 	tp_json_u64(&w, "version", TP_SUMMARY_VERSION);
 	tp_json_str(&w, "adapter", ctx->ta.ops->name);

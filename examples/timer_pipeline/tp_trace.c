@@ -30,6 +30,9 @@
 int
 tp_trace_init(struct tp_ctx *ctx)
 {
+	/* A ring element is a whole number of 4-byte words. */
+	RTE_BUILD_BUG_ON(sizeof(struct tp_trace_ev) % 4 != 0);
+	RTE_BUILD_BUG_ON(TP_TRACE_PACKET > UINT8_MAX);
 	if (ctx->cfg->trace_timers == 0 && ctx->cfg->trace_flow.text[0] == '\0')
 		return 0;
 	ctx->trace.ring = rte_ring_create_elem("tp_trace",

@@ -5,7 +5,8 @@
 # Files the pipeline writes and its telemetry socket:
 # - the flow log and net_pcap's tx_pcap are never written through a
 #   symbolic link (exit status 2 before EAL starts, one message naming the
-#   file, the link's target untouched), never over a capture being read;
+#   file, the link's target untouched), never over an input (a capture
+#   being read, the --config file), and no more is the IPFIX file;
 # - the flow log and tx_pcap created under umask 000 are not writable by
 #   group or others, and an existing flow log loses that permission;
 # - the telemetry socket, under a runtime directory of mode 0700, is not
@@ -119,13 +120,38 @@ if refused tx_pcap_is_rx_pcap "$WORK/keep.pcap" 'rx_pcap capture' \
 		tp_fail tx_pcap_is_rx_pcap "the capture was overwritten"
 	fi
 fi
-if refused flow_log_is_rx_pcap "$WORK/keep.pcap" 'rx_pcap capture' \
-	--vdev=event_sw0 "--vdev=net_pcap0,rx_pcap=$WORK/keep.pcap" -- -T 0 \
-	--stop-when-done --flow-log "$WORK/keep.pcap"; then
-	if cmp -s "$IN" "$WORK/keep.pcap"; then
-		tp_pass flow_log_is_rx_pcap
+# over_capture NAME OPTION: OPTION naming the capture being read is refused
+# and the capture left as it was.
+over_capture() {
+	if refused "$1" "$WORK/keep.pcap" 'rx_pcap capture' --vdev=event_sw0 \
+		"--vdev=net_pcap0,rx_pcap=$WORK/keep.pcap" -- -T 0 \
+		--stop-when-done "$2" "$WORK/keep.pcap"; then
+		if cmp -s "$IN" "$WORK/keep.pcap"; then
+			tp_pass "$1"
+		else
+			tp_fail "$1" "the capture was overwritten"
+		fi
+	fi
+}
+over_capture flow_log_is_rx_pcap --flow-log
+# The IPFIX file is an output like the others (it once skipped this check).
+if ! "$TP_BIN" -- --ipfix-file "$WORK/probe" --dump-config >/dev/null 2>&1
+then
+	echo "    ipfix_file_is_rx_pcap: skipped, built without libfixbuf"
+else
+	over_capture ipfix_file_is_rx_pcap --ipfix-file
+fi
+# The --config file is an input too.
+printf '[timers]\ntimer-tick = 10ms\n' >"$WORK/keep.ini"
+cp "$WORK/keep.ini" "$WORK/keep.ini.orig"
+if refused flow_log_is_config "$WORK/keep.ini" 'config file' \
+	--vdev=event_sw0 "--vdev=net_pcap0,rx_pcap=$IN" -- -T 0 \
+	--stop-when-done --config "$WORK/keep.ini" \
+	--flow-log "$WORK/keep.ini"; then
+	if cmp -s "$WORK/keep.ini.orig" "$WORK/keep.ini"; then
+		tp_pass flow_log_is_config
 	else
-		tp_fail flow_log_is_rx_pcap "the capture was overwritten"
+		tp_fail flow_log_is_config "the --config file was overwritten"
 	fi
 fi
 refused flow_log_no_directory "$WORK/nodir/flows.json" 'not a directory' \

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _TP_PREFLIGHT_H_
+#define _TP_PREFLIGHT_H_
+
+/* Checks before EAL starts: inputs, outputs, interfaces (tp_preflight.c). */
+
+struct tp_config;
+
+/**
+ * Check the files named on the command line before EAL starts, printing
+ * one message naming the file and the problem:
+ * - every net_pcap rx_pcap capture, read with libpcap (tp_capture.h): a
+ *   regular pcap or pcapng file of a link type the parser reads, at least
+ *   one packet with infinite_rx=1 or --stop-when-done, no packet over 2048
+ *   bytes with infinite_rx=1; a capture cut short is only a warning, and
+ *   net_pcap is pointed (argv is rewritten) at a copy without the records
+ *   over 65535 bytes, when there are any;
+ * - every tx_pcap, the --flow-log, --stats-json and --summary-json:
+ *   tp_output_check() (not a symbolic link, not a directory, not an input:
+ *   every rx_pcap capture and the --config file are registered as inputs
+ *   first, with tp_output_add_input()).
+ *
+ * @param argc, argv  The EAL arguments (argv[0] is the program).
+ * @param cfg  The parsed application options.
+ * @return 0, or -1 when the pipeline must not start (exit status 2).
+ */
+int tp_preflight_check_files(int argc, char **argv,
+			     const struct tp_config *cfg);
+
+#endif /* _TP_PREFLIGHT_H_ */
