@@ -135,49 +135,6 @@ for c in "10000 1000" "10000000 10000"; do
 			--max_tmo_nsec=$(($1 * 10)) > "$log" 2>&1 || true
 	done
 done
-"$PY" - "$OUT" "$TE_LOGS" "$TE_EAL" "$OVERSUB" "$TE_SECS" <<'PYEOF'
-import glob, json, os, re, statistics, sys
-out, logs, eal, oversub, secs = sys.argv[1:6]
-res = {"harness": "dpdk-test-eventdev perf_queue, DPDK's adapter",
-       "eal": eal, "oversubscribed": oversub == "true", "cases": {}}
-for f in sorted(glob.glob(os.path.join(logs, "*.log"))):
-    name = os.path.basename(f)[:-4]
-    text = re.sub(r"\x1b\[[0-9;]*m", "", open(f, errors="replace").read())
-    mpps = [float(x) for x in re.findall(r"([\d.]+) mpps avg", text)]
-    steady = mpps[1:] or mpps
-    # Its own per-second rate has 3 decimals; the workers' total over the
-    # whole run (start-up included, so a lower bound) is finer.
-    done = sum(int(x) for x in re.findall(
-        r"Worker \d+ packets:\s*(\d+)", text))
-    res["cases"][name] = {
-        "Mev_s_median": statistics.median(steady) if steady else None,
-        "samples": len(steady), "events": done,
-        "Mev_s_whole_run": done / float(secs) / 1e6}
-json.dump(res, open(os.path.join(out, "test_eventdev.json"), "w"), indent=1)
-ours = {}
-try:
-    doc = json.load(open(os.path.join(out, "results.json")))
-    for m in doc["medians"]:
-        if m["test"] == "closedloop" and m["key"].endswith("_Mev_s"):
-            ours[(m["adapter"], m["key"])] = m["median"]
-except (OSError, ValueError, KeyError):
-    pass
-print("\n== closed loop, Mev/s: dpdk-test-eventdev (DPDK's adapter) next to "
-      "timer_bench closedloop%s" % (" [test-eventdev oversubscribed: %s]"
-                                    % eal if oversub == "true" else ""))
-print("%-26s %9s %10s %9s %9s %9s" % ("case", "te median", "te whole",
-                                     "rte", "direct", "ring"))
-for name, c in res["cases"].items():
-    m = re.match(r"exp(\d+)_tick(\d+)_timerdev(_burst)?", name)
-    exp, tick, burst = int(m.group(1)), int(m.group(2)), bool(m.group(3))
-    key = "exp%s_tick%s/%s_Mev_s" % (
-        "10us" if exp == 10000 else "10ms", "1us" if tick == 1000 else "10us",
-        "burst" if burst else "plain")
-    v = [ours.get((a, key)) for a in ("rte", "direct", "ring")]
-    print("%-26s %9s %10.4g %9s %9s %9s" % (
-        key.replace("_Mev_s", ""),
-        "%.3f" % c["Mev_s_median"] if c["Mev_s_median"] is not None else "-",
-        c["Mev_s_whole_run"],
-        *["%.4g" % x if x is not None else "-" for x in v]))
-PYEOF
+"$PY" tools/bench_eventdev_report.py "$OUT" "$TE_LOGS" "$TE_EAL" "$OVERSUB" \
+	"$TE_SECS"
 bench_stamp "$OUT/test_eventdev.json"

@@ -129,15 +129,12 @@ fi
 [ "${BENCH_HUGE:-auto}" = auto ] && [ "$free_mb" -ge 1536 ] &&
 	MEM="--in-memory"
 
-free_port() {
-	"$PY" -c "import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"
-}
+# Each run's figures, the summary, the collector's port and the sink.
+REPORT=tools/bench_ipfix_report.py
 
 # collector_start NAME: a fresh nfcapd; PORT and NFPID set.
 collector_start() {
-	PORT=$(free_port)
+	PORT=$("$PY" "$REPORT" free-port)
 	mkdir -p "$WORK/$1.nf"
 	nfcapd -w "$WORK/$1.nf" -p "$PORT" -b 127.0.0.1 -t 3600 \
 		-B "$NFBUF" >"$LOGS/$1.nfcapd.log" 2>&1 &
@@ -161,19 +158,8 @@ collector_stop() {
 	sleep 0.5
 	kill -INT "$TDPID" 2>/dev/null
 	wait "$TDPID" 2>/dev/null || true
-	LAST_NS=$("$PY" -c "import struct, sys
-f = open(sys.argv[1], 'rb')
-le = f.read(4) == b'\\xd4\\xc3\\xb2\\xa1'
-f.read(20)
-last = 0
-while True:
-    h = f.read(16)
-    if len(h) < 16:
-        break
-    s, us, incl, _ = struct.unpack('<IIII' if le else '>IIII', h)
-    f.seek(incl, 1)
-    last = s * 10**9 + us * 1000
-print(last)" "$WORK/$1.pcap" 2>/dev/null || echo 0)
+	LAST_NS=$("$PY" "$REPORT" last-record "$WORK/$1.pcap" 2>/dev/null ||
+		echo 0)
 	NFCPU=$(cat /proc/"$NFPID"/task/*/stat 2>/dev/null | awk -v hz="$(getconf CLK_TCK)" \
 		'{t += $14 + $15} END {printf "%.3f", t / hz}')
 	kill -TERM "$NFPID" 2>/dev/null
@@ -217,10 +203,7 @@ run_tp() {
 
 # A UDP socket bound and never read: the kernel drops what overflows it.
 sink_start() {
-	"$PY" -c "import socket, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(('127.0.0.1', 0)); print(s.getsockname()[1], flush=True)
-time.sleep(600)" >"$WORK/sink.port" &
+	"$PY" "$REPORT" sink >"$WORK/sink.port" &
 	SINKPID=$!
 	for _ in $(seq 50); do
 		[ -s "$WORK/sink.port" ] && break
@@ -268,63 +251,8 @@ run_one() { # run_one PROG REP -> one JSON line on stdout
 		run_tp "$log" --flush-at-eof
 		t1=$(date +%s%N) ;;
 	esac
-	"$PY" - "$p" "$r" "$log" "$(((t1 - t0) / 1000))" "${GOT:-0}" \
-		"${NFCPU:-}" "$t0" "$LAST_NS" <<'EOF'
-import json, re, sys
-p, r, log, us, got, nfcpu, t0_ns, last_ns = sys.argv[1:]
-text = open(log, errors="replace").read()
-def grab(rx, default=None):
-    m = re.search(rx, text)
-    return int(m.group(1)) if m else default
-rss = grab(r"Maximum resident set size \(kbytes\): (\d+)", 0)
-def secs(what):
-    m = re.search(what + r" time \(seconds\): ([0-9.]+)", text)
-    return float(m.group(1)) if m else 0.0
-d = {"prog": p, "rep": int(r), "wall_s": int(us) / 1e6,
-     "rss_mb": round(rss / 1024, 1),
-     # CPU the program used (the pipeline's lcores poll even when idle)
-     "cpu_s": round(secs("User") + secs("System"), 2)}
-try:	# the pipeline's 2-MB pages (untimed runs), which RSS leaves out
-    d["hugepages_mb"] = int(open(log + ".huge").read())
-except (OSError, ValueError):
-    pass
-if p in ("softflowd", "tp_ipfix", "tp_ipfix_eof"):
-    d["received"] = int(got) if got not in ("", "null") else 0
-    d["collector_cpu_s"] = float(nfcpu) if nfcpu else None
-    # start to the last record on the collector's port (tcpdump on lo)
-    d["to_last_record_s"] = ((int(last_ns) - int(t0_ns)) / 1e9
-                             if int(last_ns) > 0 else None)
-if p.startswith("tp_"):
-    d["flows"] = grab(r"flows\s+active \d+ created (\d+)", 0)
-    d["check_passed"] = "\n  PASSED" in text
-    d["aged_ms_after_last_packet"] = grab(
-        r"every flow ended (\d+) ms after the last packet")
-    d["flushed_ms_after_stop"] = grab(
-        r"flushed and drained (\d+) ms after the stop request")
-if p.startswith("tp_"):
-    # Phases, from the summary JSON's times: start-up (exec to the
-    # lcores' launch: capture check, EAL, tables), running (to the stop
-    # request: reading the capture, and when ageing the timeout), flush
-    # (forced end and drain), exit (summary, teardown, exporter's last
-    # sends).
-    try:
-        tm = json.load(open(log + ".json"))["times"]
-        launch = tm["launch_unix_ms"] / 1e3 - int(t0_ns) / 1e9
-        d["phases_s"] = {
-            "start_up": round(launch, 3),
-            "running": tm["stop_request_ms"] / 1e3,
-            "flush": (tm["stopped_ms"] - tm["stop_request_ms"]) / 1e3,
-            "exit": round(d["wall_s"] - launch - tm["stopped_ms"] / 1e3,
-                          3)}
-    except (OSError, ValueError, KeyError):
-        d["phases_s"] = None
-if p.startswith("tp_ipfix"):
-    d["exported"] = grab(r"ipfix\s+messages \d+ records (\d+)", 0)
-    d["not_sent"] = grab(r"not_sent (\d+)", 0)
-    w = grab(r"window_ms (\d+)", 0)
-    d["export_window_s"] = w / 1e3
-print(json.dumps(d))
-EOF
+	"$PY" "$REPORT" run "$p" "$r" "$log" "$(((t1 - t0) / 1000))" \
+		"${GOT:-0}" "${NFCPU:-}" "$t0" "$LAST_NS"
 }
 
 LOAD0=$(cat /proc/loadavg)
@@ -346,170 +274,10 @@ for p in tp_ipfix_sink tp_none; do
 	SAMPLE_HUGE=1 run_one "$p" 0 >>"$WORK/mem.jsonl"
 done
 
-"$PY" - "$WORK/runs.jsonl" "$OUT/ipfix.json" "$NFLOWS" "$REPS" "$MEM" \
+"$PY" "$REPORT" summary "$WORK/runs.jsonl" "$WORK/mem.jsonl" \
+	"$OUT/ipfix.json" "$NFLOWS" "$REPS" "$MEM" \
 	"$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-	"$(date -u +%Y-%m-%dT%H:%MZ)" "$LOAD0" "$NFBUF" <<'EOF'
-import json, os, statistics, sys
-runs = [json.loads(l) for l in open(sys.argv[1])]
-mem = {x["prog"]: x.get("hugepages_mb", 0)
-       for x in map(json.loads, open(sys.argv[1].replace("runs", "mem")))}
-for x in runs:	# peak memory: RSS plus the pipeline's 2-MB pages
-    x["hugepages_mb"] = 0
-    if x["prog"].startswith("tp_"):
-        x["hugepages_mb"] = mem["tp_ipfix_sink" if "ipfix" in x["prog"]
-                                else "tp_none"]
-    x["mem_mb"] = x["rss_mb"] + x["hugepages_mb"]
-nflows, reps, eal_mem = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-by = {}
-for x in runs:
-    by.setdefault(x["prog"], []).append(x)
-def agg(vals):
-    vals = [v for v in vals if v is not None]
-    if not vals:
-        return None
-    return {"median": statistics.median(vals), "min": min(vals),
-            "max": max(vals)}
-progs = {}
-for p, xs in by.items():
-    g = progs[p] = {"wall_s": agg([x["wall_s"] for x in xs]),
-                    "flows_per_s": agg([nflows / x["wall_s"] for x in xs]),
-                    # peak RSS, plus the pipeline's 2-MB pages
-                    "mem_mb": agg([x["mem_mb"] for x in xs]),
-                    "cpu_s": agg([x["cpu_s"] for x in xs])}
-    if "export_window_s" in xs[0]:
-        g["export_window_s"] = agg([x["export_window_s"] for x in xs])
-        g["not_sent"] = max(x["not_sent"] for x in xs)
-    if "received" in xs[0]:
-        g["received"] = agg([x["received"] for x in xs])
-        g["lost"] = max(nflows - x["received"] for x in xs)
-        g["collector_cpu_s"] = agg([x["collector_cpu_s"] for x in xs])
-        g["to_last_record_s"] = agg([x["to_last_record_s"] for x in xs])
-    if "check_passed" in xs[0]:
-        g["check_passed_every_run"] = all(x["check_passed"] for x in xs)
-    if xs[0].get("phases_s"):
-        g["phases_s"] = {k: agg([x["phases_s"][k] for x in xs
-                                 if x.get("phases_s")])
-                         for k in ("start_up", "running", "flush", "exit")}
-def ratio(a, b, invert=False, key="wall_s"):
-    """Time a / b; b / a when invert (a ratio of rates)."""
-    pa = [x[key] for x in sorted(by[a], key=lambda x: x["rep"])]
-    pb = [x[key] for x in sorted(by[b], key=lambda x: x["rep"])]
-    if invert:
-        pa, pb = pb, pa
-    per = sorted(u / v for u, v in zip(pa, pb) if v)
-    return {"of_medians": statistics.median(pa) / statistics.median(pb),
-            "per_rep_min": per[0], "per_rep_max": per[-1]}
-try:
-    rmem = int(open("/proc/sys/net/core/rmem_max").read())
-except OSError:
-    rmem = None
-doc = {"flows": nflows, "reps": reps, "eal_memory": eal_mem, "runs": runs,
-       "programs": progs,
-       # nfcapd's socket buffer (-B), capped by net.core.rmem_max
-       "nfcapd_buffer": int(sys.argv[9]), "net_core_rmem_max": rmem,
-       "ratios": {
-           # > 1: the pipeline exports faster than softflowd -r; both end
-           # every flow at the end of the capture (like for like)
-           "flows_per_s_tp_ipfix_eof_over_softflowd":
-               ratio("tp_ipfix_eof", "softflowd", invert=True),
-           # the same, each up to its last record on the collector's port
-           # (the pipeline's exit, after it, left out)
-           "to_last_record_flows_per_s_tp_ipfix_eof_over_softflowd":
-               ratio("tp_ipfix_eof", "softflowd", invert=True,
-                     key="to_last_record_s"),
-           # the most an exporter inside the pipeline could reach: the
-           # pipeline's own wall time without export
-           "flows_per_s_tp_none_eof_over_softflowd":
-               ratio("tp_none_eof", "softflowd", invert=True),
-           # ageing by the real 1-s timeout (softflowd cannot wait it)
-           "flows_per_s_tp_ipfix_over_softflowd":
-               ratio("tp_ipfix", "softflowd", invert=True),
-           # export cost, ageing by timeout: nfcapd decodes on the same
-           # 2 CPUs / nobody decodes
-           "wall_tp_ipfix_over_tp_none": ratio("tp_ipfix", "tp_none"),
-           "wall_tp_ipfix_sink_over_tp_none":
-               ratio("tp_ipfix_sink", "tp_none"),
-           # the same at the end of the capture (export is most of it)
-           "wall_tp_ipfix_eof_over_tp_none_eof":
-               ratio("tp_ipfix_eof", "tp_none_eof")},
-       "targets": {}}
-rat = doc["ratios"]
-lost = max(progs[p]["lost"] for p in ("tp_ipfix", "tp_ipfix_eof"))
-doc["targets"] = {
-    # the issue's measure: flows / time to the last record collected,
-    # every flow ending at the end of the capture in both programs
-    "flows_per_s_x_softflowd": {
-        "target": 10, "measured": rat[
-            "to_last_record_flows_per_s_tp_ipfix_eof_over_softflowd"]
-        ["of_medians"],
-        "met": rat["to_last_record_flows_per_s_tp_ipfix_eof_over_softflowd"]
-        ["of_medians"] >= 10},
-    "records_lost": {"target": 0, "measured": lost, "met": lost == 0},
-    "export_cost_with_nfcapd_on_the_cpus": {
-        "target": 1.10,
-        "measured": rat["wall_tp_ipfix_over_tp_none"]["of_medians"],
-        "met": rat["wall_tp_ipfix_over_tp_none"]["of_medians"] <= 1.10},
-    "export_cost_without_a_collector_on_the_cpus": {
-        "target": 1.10,
-        "measured": rat["wall_tp_ipfix_sink_over_tp_none"]["of_medians"],
-        "met": rat["wall_tp_ipfix_sink_over_tp_none"]["of_medians"] <= 1.10}}
-doc["conditions"] = {
-    "commit": sys.argv[6], "date": sys.argv[7], "cpus": os.cpu_count(),
-    "loadavg_before": sys.argv[8].split()[:3],
-    "cpu": next((l.split(":", 1)[1].strip()
-                 for l in open("/proc/cpuinfo")
-                 if l.startswith("model name")), "?"),
-    "order": "interleaved, rotated each repetition: " + " ".join(
-        x["prog"] for x in runs[:len(by)])}
-json.dump(doc, open(sys.argv[2], "w"), indent=1)
-print("%-13s %7s %7s %7s %7s %10s %9s %6s %8s %7s" % (
-    "program", "wall_s", "min", "max", "last_s", "flows/s", "received",
-    "cpu_s", "nfcapd_s", "mem_MB"))
-for p in ("softflowd", "tp_ipfix_eof", "tp_none_eof", "tp_ipfix", "tp_none",
-          "tp_ipfix_sink"):
-    g = progs[p]
-    print("%-13s %7.2f %7.2f %7.2f %7s %10.0f %9s %6.2f %8s %7.0f" % (
-        p, g["wall_s"]["median"], g["wall_s"]["min"], g["wall_s"]["max"],
-        "%.2f" % g["to_last_record_s"]["median"]
-        if g.get("to_last_record_s") else "-",
-        g["flows_per_s"]["median"],
-        "%d" % g["received"]["min"] if "received" in g else "-",
-        g["cpu_s"]["median"],
-        "%.2f" % g["collector_cpu_s"]["median"]
-        if g.get("collector_cpu_s") else "-", g["mem_mb"]["median"]))
-print("pipeline phases, median s: start-up (exec to launch), running (to "
-      "the stop request), flush, exit")
-for p in ("tp_ipfix_eof", "tp_none_eof", "tp_ipfix", "tp_none",
-          "tp_ipfix_sink"):
-    ph = progs[p].get("phases_s")
-    if ph:
-        print("  %-13s %s" % (p, "  ".join(
-            "%s %.3f" % (k, v["median"]) for k, v in ph.items())))
-def line(what, key, target):
-    r = doc["ratios"][key]
-    print("%-46s %6.3f [%.3f, %.3f]%s" % (what, r["of_medians"],
-          r["per_rep_min"], r["per_rep_max"], target))
-line("flows/s tp_ipfix_eof / softflowd (like for like)",
-     "flows_per_s_tp_ipfix_eof_over_softflowd", "")
-line("  to the last record collected",
-     "to_last_record_flows_per_s_tp_ipfix_eof_over_softflowd",
-     "  target >= 10")
-line("flows/s tp_none_eof / softflowd (no export)",
-     "flows_per_s_tp_none_eof_over_softflowd", "")
-line("flows/s tp_ipfix / softflowd (real timeout)",
-     "flows_per_s_tp_ipfix_over_softflowd", "")
-line("wall tp_ipfix / tp_none (nfcapd on the CPUs)",
-     "wall_tp_ipfix_over_tp_none", "  target <= 1.10")
-line("wall tp_ipfix_sink / tp_none (no collector)",
-     "wall_tp_ipfix_sink_over_tp_none", "  target <= 1.10")
-line("wall tp_ipfix_eof / tp_none_eof",
-     "wall_tp_ipfix_eof_over_tp_none_eof", "")
-print("lost: tp_ipfix %d, tp_ipfix_eof %d, softflowd %d (of %d)" % (
-    progs["tp_ipfix"]["lost"], progs["tp_ipfix_eof"]["lost"],
-    progs["softflowd"]["lost"], nflows))
-print("targets: " + ", ".join("%s %s" % (k, "met" if v["met"] else "MISSED")
-                              for k, v in doc["targets"].items()))
-EOF
+	"$(date -u +%Y-%m-%dT%H:%MZ)" "$LOAD0" "$NFBUF"
 . scripts/bench_common.sh
 bench_stamp "$OUT/ipfix.json"
 echo "bench_ipfix: wrote $OUT/ipfix.json" >&2

@@ -64,6 +64,15 @@ def medians_by(doc, test):
     return out
 
 
+def save(plt, fig, outdir, name):
+    """Write fig to outdir/name, close it and return the path."""
+    fig.tight_layout()
+    path = os.path.join(outdir, name)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def plot_arm(doc, outdir, plt):
     arm = medians_by(doc, "arm")
     files = []
@@ -90,11 +99,7 @@ def plot_arm(doc, outdir, plt):
             ax.legend(fontsize=7)
         axes[0].set_title("arm, %s timeouts" % shape)
         axes[1].set_title("cancel, %s timeouts" % shape)
-        fig.tight_layout()
-        path = os.path.join(outdir, "arm_cost_%s.png" % shape)
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        files.append(path)
+        files.append(save(plt, fig, outdir, "arm_cost_%s.png" % shape))
     return files
 
 
@@ -118,11 +123,7 @@ def plot_lateness(doc, outdir, plt):
     ax.set_title("expiry lateness CDF, 20K timers/s, tick 10 us")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
-    fig.tight_layout()
-    path = os.path.join(outdir, "lateness_cdf.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return [path]
+    return [save(plt, fig, outdir, "lateness_cdf.png")]
 
 
 def plot_backpressure(doc, outdir, plt):
@@ -144,11 +145,7 @@ def plot_backpressure(doc, outdir, plt):
     ax.set_title("expiry under backpressure (slow consumer)")
     ax.grid(True, alpha=0.3)
     ax.legend()
-    fig.tight_layout()
-    path = os.path.join(outdir, "backpressure.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return [path]
+    return [save(plt, fig, outdir, "backpressure.png")]
 
 
 def plot_closed_loop(doc, outdir, plt):
@@ -173,11 +170,7 @@ def plot_closed_loop(doc, outdir, plt):
     ax.set_title("closed loop: 16K timers re-armed as consumed")
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend()
-    fig.tight_layout()
-    path = os.path.join(outdir, "closed_loop.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return [path]
+    return [save(plt, fig, outdir, "closed_loop.png")]
 
 
 def main():

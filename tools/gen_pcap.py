@@ -491,53 +491,54 @@ def expected_records(flows, tmo, paced, warn):
     return recs
 
 
+# The options with a default, in --help's order: name, type, the default
+# as it would be typed (argparse converts it; --help shows it), what the
+# option sets. --start and --linktype come between OPTIONS and
+# BIG_TCP_OPTIONS.
+OPTIONS = (
+    ("seed", int, "1", "random seed"),
+    ("flows", int, "20", "flows"),
+    ("mix", parse_mix, "tcp=50,udp=30,icmp=15,other=5", "protocol weights"),
+    ("ipv6-pct", float, "25", "%% of flows over IPv6"),
+    ("ext-hdr-pct", float, "50",
+     "%% of IPv6 TCP/UDP flows with a hop-by-hop header"),
+    ("vlan-pct", float, "20", "%% of flows VLAN tagged"),
+    ("qinq-pct", float, "25", "%% of tagged flows that are QinQ"),
+    ("rst-pct", float, "30", "%% of TCP flows closed by RST, else FIN"),
+    ("pkts", parse_range, "2-8", "data packets per flow, N or MIN-MAX"),
+    ("size", parse_range, "64-512", "frame size in bytes, N or MIN-MAX"),
+    ("gap-ms", lambda s: parse_range(s, float), "1-20",
+     "gap between packets of a flow, ms"),
+    ("flow-interval-ms", float, "5", "time between flow starts, ms"),
+    ("idle-gap-pct", float, "0", "%% of flows with one long idle gap"),
+    ("idle-gap-ms", float, "3000", "length of that gap, ms"),
+    ("malformed", int, "0", "malformed frames to add"),
+    ("non-ip", int, "0", "non-IP frames (unknown ethertype) to add"),
+    ("garbage", int, "0", "random frames (fuzzing; not in --expect)"),
+)
+BIG_TCP_OPTIONS = (
+    ("big-tcp", int, "0", "oversize TCP segments to add"),
+    ("big-tcp-size", int, "80000", "their size in bytes"),
+)
+
+
+def add_defaults(p, options):
+    """Add options (rows of OPTIONS) to the parser p."""
+    for name, kind, default, what in options:
+        p.add_argument("--" + name, type=kind, default=default,
+                       help="%s (%s)" % (what, default))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("-o", "--output", required=True, help="pcap file to write")
-    p.add_argument("--seed", type=int, default=1, help="random seed (1)")
-    p.add_argument("--flows", type=int, default=20, help="flows (20)")
-    p.add_argument("--mix", type=parse_mix,
-                   default=parse_mix("tcp=50,udp=30,icmp=15,other=5"),
-                   help="protocol weights (tcp=50,udp=30,icmp=15,other=5)")
-    p.add_argument("--ipv6-pct", type=float, default=25,
-                   help="%% of flows over IPv6 (25)")
-    p.add_argument("--ext-hdr-pct", type=float, default=50,
-                   help="%% of IPv6 TCP/UDP flows with a hop-by-hop header "
-                   "(50)")
-    p.add_argument("--vlan-pct", type=float, default=20,
-                   help="%% of flows VLAN tagged (20)")
-    p.add_argument("--qinq-pct", type=float, default=25,
-                   help="%% of tagged flows that are QinQ (25)")
-    p.add_argument("--rst-pct", type=float, default=30,
-                   help="%% of TCP flows closed by RST, else FIN (30)")
-    p.add_argument("--pkts", type=parse_range, default=(2, 8),
-                   help="data packets per flow, N or MIN-MAX (2-8)")
-    p.add_argument("--size", type=parse_range, default=(64, 512),
-                   help="frame size in bytes, N or MIN-MAX (64-512)")
-    p.add_argument("--gap-ms", type=lambda s: parse_range(s, float),
-                   default=(1.0, 20.0),
-                   help="gap between packets of a flow, ms (1-20)")
-    p.add_argument("--flow-interval-ms", type=float, default=5.0,
-                   help="time between flow starts, ms (5)")
-    p.add_argument("--idle-gap-pct", type=float, default=0,
-                   help="%% of flows with one long idle gap (0)")
-    p.add_argument("--idle-gap-ms", type=float, default=3000,
-                   help="length of that gap, ms (3000)")
-    p.add_argument("--malformed", type=int, default=0,
-                   help="malformed frames to add (0)")
-    p.add_argument("--non-ip", type=int, default=0,
-                   help="non-IP frames (unknown ethertype) to add (0)")
-    p.add_argument("--garbage", type=int, default=0,
-                   help="random frames (fuzzing; not in --expect) (0)")
+    add_defaults(p, OPTIONS)
     p.add_argument("--start", type=float, default=1700000000.0,
                    help="capture start, seconds since the epoch")
     p.add_argument("--linktype", choices=sorted(LINKTYPES), default="ether",
                    help="link-layer header (ether)")
-    p.add_argument("--big-tcp", type=int, default=0,
-                   help="oversize TCP segments to add (0)")
-    p.add_argument("--big-tcp-size", type=int, default=80000,
-                   help="their size in bytes (80000)")
+    add_defaults(p, BIG_TCP_OPTIONS)
     p.add_argument("--mixed-linktype", choices=sorted(set(LINKTYPES) -
                                                       {"ether"}),
                    help="pcapng, odd flows on an interface of this type")

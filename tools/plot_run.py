@@ -20,41 +20,18 @@ the last one has "final": true.
 """
 
 import argparse
-import json
 import os
 import sys
 
+import tplib
+
 
 def load(path):
-    rows = []
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                sys.exit("%s:%d: not JSON: %s" % (path, n, e))
+    rows = tplib.read_jsonl(path)
     if len(rows) < 2:
         sys.exit("%s: %d line(s); need two stats periods or more "
                  "(run longer, or with -T 1)" % (path, len(rows)))
     return rows
-
-
-def hist_pct(hist, p):
-    """Upper bound (us) of the p-th percentile of a log2 histogram:
-    bucket 0 counts lateness under 1 us, bucket b in [2^(b-1), 2^b) us."""
-    total = sum(hist)
-    if total == 0:
-        return None
-    need = total * p / 100.0
-    acc = 0
-    for b, c in enumerate(hist):
-        acc += c
-        if acc >= need:
-            return 1 if b == 0 else 2 ** b
-    return 2 ** (len(hist) - 1)
 
 
 def periods(rows):
@@ -64,17 +41,27 @@ def periods(rows):
         dt = b["t_s"] - a["t_s"]
         if dt <= 0:
             continue
-        d_hist = [y - x for x, y in zip(a["lateness_hist_log2_us"],
-                                        b["lateness_hist_log2_us"])]
+        d_hist = tplib.hist_window(a["lateness_hist_log2_us"],
+                                   b["lateness_hist_log2_us"])
         out.append({
             "t": b["t_s"],
             "expiries_s": (b["timers_expired"] - a["timers_expired"]) / dt,
             "rearms_s": (b["timers_rearmed"] - a["timers_rearmed"]) / dt,
-            "p50_us": hist_pct(d_hist, 50),
-            "p99_us": hist_pct(d_hist, 99),
+            "p50_us": tplib.hist_pct(d_hist, 50),
+            "p99_us": tplib.hist_pct(d_hist, 99),
             "live": b["flows_active"],
         })
     return out
+
+
+def finish(fig, ax, ylabel, title, path):
+    """Label a figure over time since the start and write it to path."""
+    ax.set_xlabel("seconds since start")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
 
 
 def main():
@@ -101,12 +88,8 @@ def main():
     ax.plot(t, [r["flows_active"] for r in rows], label="live")
     ax.plot(t, [r["flows_created"] for r in rows], label="created")
     ax.plot(t, [r["flows_ended"] for r in rows], label="ended")
-    ax.set_xlabel("seconds since start")
-    ax.set_ylabel("flows")
-    ax.set_title("Flows (created and ended are cumulative)")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "flows.png"))
+    finish(fig, ax, "flows", "Flows (created and ended are cumulative)",
+           os.path.join(args.out, "flows.png"))
 
     fig, ax = plt.subplots(figsize=(7, 4))
     tp = [p["t"] for p in per]
@@ -114,12 +97,8 @@ def main():
             label="expiries/s")
     ax.step(tp, [p["rearms_s"] for p in per], where="pre",
             label="re-arms/s")
-    ax.set_xlabel("seconds since start")
-    ax.set_ylabel("per second (mean over the stats period)")
-    ax.set_title("Timer expiries")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "expiries.png"))
+    finish(fig, ax, "per second (mean over the stats period)",
+           "Timer expiries", os.path.join(args.out, "expiries.png"))
 
     fig, ax = plt.subplots(figsize=(7, 4))
     lt = [p for p in per if p["p99_us"] is not None]
@@ -129,12 +108,9 @@ def main():
             where="pre", label="p99 (log2 bucket bound)")
     ax.axhline(rows[-1]["tick_us"] / 1000.0, color="grey", ls="--",
                label="one tick")
-    ax.set_xlabel("seconds since start")
-    ax.set_ylabel("ms after the deadline")
-    ax.set_title("Expiry lateness per stats period")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "lateness.png"))
+    finish(fig, ax, "ms after the deadline",
+           "Expiry lateness per stats period",
+           os.path.join(args.out, "lateness.png"))
 
     print("%8s %8s %12s %10s" % ("t_s", "live", "expiries/s", "p99_us"))
     for p in per:

@@ -23,28 +23,18 @@ Exit status 0 when the check holds; the reason is printed otherwise.
 
 import collections
 import json
-import struct
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "tools"))
+import tplib  # noqa: E402
 
 KEY = ("ip_version", "proto", "src", "sport", "dst", "dport", "vlan",
        "vlan_inner")
 VALUES = ("end_reason", "packets_fwd", "bytes_fwd", "packets_rev",
           "bytes_rev", "tcp_flags_fwd", "tcp_flags_rev")
 TIMES = ("first_ns", "last_ns")
-
-
-def load_records(path):
-    recs = []
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                recs.append(json.loads(line))
-            except ValueError as e:
-                sys.exit("%s:%d: not JSON: %s" % (path, n, e))
-    return recs
 
 
 def canon(rec, fields):
@@ -74,7 +64,7 @@ def cmd_records(argv):
     if len(argv) != 4 or argv[2] != "--mode" or \
             argv[3] not in ("paced", "unpaced"):
         sys.exit("usage: records FLOWLOG EXPECT.json --mode paced|unpaced")
-    got = load_records(argv[0])
+    got = tplib.read_jsonl(argv[0])
     with open(argv[1]) as f:
         exp = json.load(f)
     want = exp[argv[3]]
@@ -86,7 +76,7 @@ def cmd_records(argv):
 
 
 def cmd_same(argv):
-    a, b = load_records(argv[0]), load_records(argv[1])
+    a, b = tplib.read_jsonl(argv[0]), tplib.read_jsonl(argv[1])
     ok = compare(a, b, KEY + VALUES, argv[0], argv[1])
     if ok:
         print("%d records identical" % len(a))
@@ -95,7 +85,7 @@ def cmd_same(argv):
 
 def cmd_doubled(argv):
     """Every expected (unpaced) flow once, with twice its packets/bytes."""
-    got = load_records(argv[0])
+    got = tplib.read_jsonl(argv[0])
     with open(argv[1]) as f:
         want = json.load(f)["unpaced"]
     for r in want:
@@ -107,21 +97,12 @@ def cmd_doubled(argv):
     return 0 if ok else 1
 
 
-def read_pcap(path):
-    frames = []
-    with open(path, "rb") as f:
-        hdr = f.read(24)
-        if len(hdr) < 24:
-            return frames
-        magic = struct.unpack("<I", hdr[:4])[0]
-        endian = "<" if magic in (0xA1B2C3D4, 0xA1B23C4D) else ">"
-        while True:
-            rec = f.read(16)
-            if len(rec) < 16:
-                break
-            _s, _u, caplen, _len = struct.unpack(endian + "IIII", rec)
-            frames.append(f.read(caplen))
-    return frames
+def read_frames(path):
+    """The frames of a pcap file, in order."""
+    try:
+        return [r[3] for r in tplib.pcap_read(path)[2]]
+    except ValueError as e:
+        sys.exit(str(e))
 
 
 def cmd_pcap_equal(argv):
@@ -135,7 +116,7 @@ def cmd_pcap_equal(argv):
         elif opts[0] != "--no-mac":
             sys.exit("pcap-equal: unknown option " + opts[0])
         opts = opts[2:]
-    a, b = read_pcap(argv[0]), read_pcap(argv[1])
+    a, b = read_frames(argv[0]), read_frames(argv[1])
     if mac_port is not None:
         # --mac-updating: destination 02:00:00:00:00:<port>, our source.
         dst = bytes([2, 0, 0, 0, 0, mac_port])
@@ -160,7 +141,8 @@ def cmd_pcap_equal(argv):
 
 
 def cmd_reasons(argv):
-    c = collections.Counter(r["end_reason"] for r in load_records(argv[0]))
+    c = collections.Counter(r["end_reason"]
+                            for r in tplib.read_jsonl(argv[0]))
     for reason, n in sorted(c.items()):
         print("  %-18s %d" % (reason, n))
     return 0

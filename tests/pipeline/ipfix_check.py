@@ -29,15 +29,14 @@ Exit status 0 when the check holds; the reason is printed otherwise.
 import calendar
 import collections
 import ipaddress
-import json
+import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "tools"))
+import tplib  # noqa: E402
+
 ICMP_REQ = {4: 8 << 8, 6: 128 << 8}	# echo request type, code 0
-
-
-def load_log(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
 
 
 def norm_addr(a):
@@ -105,7 +104,7 @@ def compare(got, want, what):
 
 
 def cmd_nfdump(argv):
-    raw, log = parse_raw(argv[0]), load_log(argv[1])
+    raw, log = parse_raw(argv[0]), tplib.read_jsonl(argv[1])
     got, bad_icmp = [], []
     for r in raw:
         k, v, icmp = raw_key_vals(r)
@@ -154,7 +153,7 @@ def stream_key_vals(d):
 def cmd_ipfix(argv):
     opts = dict(zip(argv[2::2], argv[3::2]))
     recs = read_stream(argv[0])
-    log = load_log(argv[1])
+    log = tplib.read_jsonl(argv[1])
     data = [d for d in recs if "flowEndReason" in d]
     stats = [d for d in recs if "notSentFlowTotalCount" in d]
     got = [k + v for k, v in map(stream_key_vals, data)]

@@ -39,8 +39,13 @@ net_pcap's tx_pcap (nanosecond) writes.
 """
 
 import json
+import os
 import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "tools"))
+import tplib  # noqa: E402
 
 GLOBAL = struct.Struct("<IHHiIII")
 RECORD = struct.Struct("<IIII")
@@ -48,17 +53,12 @@ RECORD = struct.Struct("<IIII")
 
 def load(path):
     """Return (global header fields, [(sec, usec, orig_len, data)])."""
-    with open(path, "rb") as f:
-        raw = f.read()
-    hdr = GLOBAL.unpack_from(raw, 0)
-    if hdr[0] not in (0xA1B2C3D4, 0xA1B23C4D):
+    try:
+        endian, hdr, recs = tplib.pcap_read(path)
+    except ValueError:
+        endian = None
+    if endian != "<":
         sys.exit("%s: not a little-endian pcap" % path)
-    recs, off = [], GLOBAL.size
-    while off + RECORD.size <= len(raw):
-        sec, usec, caplen, orig = RECORD.unpack_from(raw, off)
-        off += RECORD.size
-        recs.append((sec, usec, orig, raw[off:off + caplen]))
-        off += caplen
     return hdr, recs
 
 

@@ -41,40 +41,6 @@ while read -r name verdict why; do
 	else
 		tp_fail "soak_$name" "$why" "$LOG"
 	fi
-done < <(python3 - "$OUT" "$rc" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-rc = int(sys.argv[2])
-f, c = doc["figures"], doc["checks"]
-n = len(doc["samples"])
-print("ran", "ok" if rc == 0 and doc["passed"] and n >= 25 and
-      not doc["error"] else "bad",
-      "exit %d, %d samples, error %s" % (rc, n, doc["error"]))
-why = {
-    "rss_flat": "RSS %s MB after warm-up, last %s MB, max deviation %s %%"
-        % (f.get("rss_after_warmup_MB"), f.get("rss_last_MB"),
-           f.get("rss_max_deviation_pct")),
-    "lateness_stable": "lateness p99 first %s us, last %s us"
-        % (f.get("lateness_p99_first_us"), f.get("lateness_p99_last_us")),
-    "churn": "%s flows created, %s ended by timeouts"
-        % (f.get("flows_created"),
-           (f.get("ended_idle") or 0) + (f.get("ended_active") or 0)),
-    "exactly_once": "exit status %s: %s"
-        % (f.get("exit_status"), f.get("exactly_once")),
-    "heap_flat": "DPDK heap %s MB after warm-up, last %s MB"
-        % (f.get("heap_alloc_after_warmup_MB"), f.get("heap_alloc_last_MB")),
-    "mbufs_bounded": "mbufs in use %s..%s"
-        % (f.get("mbufs_in_use_min"), f.get("mbufs_in_use_max")),
-    "flush_in_time": "flushed %s ms after SIGINT" % f.get("flush_ms"),
-}
-for k, w in why.items():
-    print(k, "ok" if c.get(k) is True else "bad",
-          w if k in c else "check missing")
-# With 100,000 flows the teardown is small: the whole exit fits in 2 s.
-e = f.get("sigint_to_exit_ms")
-print("exit_in_time", "ok" if e is not None and e <= 2000 else "bad",
-      "SIGINT to exit %s ms" % e)
-EOF
-)
+done < <(python3 "$TP_SRC/tools/soak_report.py" cases "$OUT" "$rc")
 
 tp_result

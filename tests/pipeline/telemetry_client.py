@@ -22,31 +22,19 @@ server sends a JSON greeting on connect, then one reply per command.
 """
 
 import json
+import os
 import socket
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "tools"))
+import tplib  # noqa: E402
 
 OURS = ("/timer_pipeline/", "/timer_adapter/")
 # Values that move with time, not with the calls (tick count, uptime,
 # polls that found nothing).
 VOLATILE = ("adapter_tick_count", "uptime_ms", "idle_polls")
-
-
-class Client:
-    def __init__(self, path):
-        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.s.settimeout(10)
-        self.s.connect(path)
-        self.greeting = json.loads(self.s.recv(65536).decode())
-        self.max_len = self.greeting.get("max_output_len", 16384)
-
-    def call(self, cmd):
-        self.s.send(cmd.encode())
-        raw = self.s.recv(self.max_len + 1024)
-        return json.loads(raw.decode())
-
-    def close(self):
-        self.s.close()
 
 
 def snapshot(c, adapters):
@@ -65,7 +53,7 @@ def snapshot(c, adapters):
 
 
 def cmd_readonly(path):
-    c = Client(path)
+    c = tplib.Telemetry(path)
     adapters = c.call("/timer_adapter/list").get("/timer_adapter/list")
     if not isinstance(adapters, list) or not adapters:
         print("no adapter in /timer_adapter/list: %r" % adapters)
@@ -119,7 +107,7 @@ def cmd_wait_rx(path, n, secs):
     rx = None
     while time.time() < end:
         try:
-            c = Client(path)
+            c = tplib.Telemetry(path)
             rx = c.call("/timer_pipeline/stats")["/timer_pipeline/stats"]
             c.close()
             if isinstance(rx, dict) and rx.get("rx_pkts", 0) >= n:
@@ -135,7 +123,7 @@ def main(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
     if argv[1] == "get" and len(argv) == 4:
-        c = Client(argv[2])
+        c = tplib.Telemetry(argv[2])
         print(json.dumps(c.call(argv[3])))
         c.close()
         return 0
