@@ -6,6 +6,9 @@
 #   docs_build      scripts/docs.sh builds the guides (Sphinx -W: a broken
 #                   include, literalinclude marker or reference fails) and the
 #                   API reference (Doxygen, undocumented public API fails)
+#   file_lists      docs/testing.rst's and docs/sample_app.rst's file lists
+#                   name only files that exist, and every source file
+#                   (tests/pipeline/doc_files.py)
 #   options_table   docs/options.inc is what "--help-rst" prints: the guide's
 #                   option table and --help come from one table
 #   counters_table  docs/counters.inc is what "--help-counters-rst" prints:
@@ -59,6 +62,16 @@ else
 	tp_fail counters_table "docs/counters.inc differs from --help-counters-rst" \
 		"(regenerate: dpdk-timer_pipeline -- --help-counters-rst > docs/counters.inc)"
 	cat "$WORK/counters.diff"
+fi
+
+# file_lists: the guides' file lists (testing.rst "Where things live",
+# sample_app.rst's table) name only files that exist, and every source file
+if python3 tests/pipeline/doc_files.py "$TP_SRC" >"$WORK/doc_files.log" 2>&1
+then
+	tp_pass file_lists
+else
+	tp_fail file_lists "a guide's file list names a missing file or misses one"
+	grep -v '^RESULT' "$WORK/doc_files.log"
 fi
 
 # using_it_compiles: the library guide's "Using it" example compiles with
