@@ -452,18 +452,12 @@ test_empty_take(void)
 	return TP_TEST_OK;
 }
 
-int
-main(int argc, char **argv)
-{
-	static const struct tp_test_case cases[] = {
-		{ "extremes_roundtrip", test_extremes_roundtrip },
-		{ "templates", test_templates },
-		{ "options_record", test_options_record },
-		{ "full_messages", test_full_messages },
-		{ "empty_take", test_empty_take },
-	};
+static const struct tp_test_case ipfix_cases[] = {
+	{ "extremes_roundtrip", test_extremes_roundtrip },
+	{ "templates", test_templates },
+	{ "options_record", test_options_record },
+	{ "full_messages", test_full_messages },
+	{ "empty_take", test_empty_take },
+};
 
-	return tp_test_run("ipfix", cases, sizeof(cases) / sizeof(cases[0]),
-			   argc > 1 ? argv[1] : getenv("TP_TEST_FILTER")) ?
-		EXIT_FAILURE : EXIT_SUCCESS;
-}
+TP_TEST_MAIN("ipfix", ipfix_cases)

@@ -650,8 +650,6 @@ primary_setup(void)
 		printf("the secondary suite needs hugepages (no --no-huge)\n");
 		return -1;
 	}
-	if (tc_eventdev_setup() < 0)
-		return -1;
 	mz = rte_memzone_reserve(SEC_MZ, sizeof(struct sec_shm),
 				 rte_socket_id(), 0);
 	if (mz == NULL) {
@@ -680,12 +678,20 @@ primary_setup(void)
 	return 0;
 }
 
+/* After the cases. */
+static void
+primary_teardown(void)
+{
+	timer_adapter_stop(adapter);
+	timer_adapter_free(adapter);
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *filter = NULL;
+	static const struct tp_test_table table = TP_TEST_TABLE(cases);
 	bool secondary = false, no_shared = false;
-	int i, ret, failed;
+	int i, ret;
 
 	/* Before rte_eal_init(), whose getopt may reorder argv. */
 	for (i = 1; i < argc; i++) {
@@ -727,14 +733,6 @@ main(int argc, char **argv)
 		printf("RESULT secondary: 0 passed, 1 failed\n");
 		return 1;
 	}
-	if (tc_eal_init(argc, argv, &filter) < 0 || primary_setup() < 0) {
-		printf("RESULT secondary: 0 passed, 1 failed\n");
-		return 1;
-	}
-	failed = tp_test_run("secondary", cases, RTE_DIM(cases), filter);
-	timer_adapter_stop(adapter);
-	timer_adapter_free(adapter);
-	tc_eventdev_teardown();
-	rte_eal_cleanup();
-	return failed == 0 ? 0 : 1;
+	return tc_suite_main("secondary", &table, 1, argc, argv,
+			     primary_setup, primary_teardown);
 }
