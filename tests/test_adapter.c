@@ -99,8 +99,9 @@ at_check_lateness(uint64_t worst_late, unsigned int nb_late,
 	return TP_TEST_OK;
 }
 
-int
-at_xcancel_worker(void *arg)
+/* lcore function: cancel (or arm) the timers of a struct xcancel_arg. */
+static int
+xcancel_worker(void *arg)
 {
 	struct xcancel_arg *x = arg;
 	unsigned int i;
@@ -117,6 +118,15 @@ at_xcancel_worker(void *arg)
 		x->done += timer_adapter_cancel_burst(x->a,
 					&x->p[x->nb_single + i], 16);
 	return 0;
+}
+
+int
+at_xcancel_remote(struct xcancel_arg *x)
+{
+	TP_ASSERT_EQ(rte_eal_remote_launch(xcancel_worker, x,
+					   tc_env.worker_lcore), 0, "launch");
+	TP_ASSERT_EQ(tc_wait_lcore(tc_env.worker_lcore, 10000), 0, "worker");
+	return TP_TEST_OK;
 }
 
 int

@@ -73,7 +73,7 @@ int at_case_cleanup(void);
 int at_check_lateness(uint64_t worst_late, unsigned int nb_late,
 		      unsigned int n);
 
-/** Work of at_xcancel_worker() on another lcore. */
+/** Work of at_xcancel_remote() on the worker lcore. */
 struct xcancel_arg {
 	struct timer_adapter *a;
 	struct rte_event_timer **p;
@@ -83,8 +83,13 @@ struct xcancel_arg {
 	unsigned int done;	/**< timers armed or cancelled */
 };
 
-/** lcore function: cancel (or arm) the timers of a struct xcancel_arg. */
-int at_xcancel_worker(void *arg);
+/**
+ * On the worker lcore: cancel x->nb_single timers of x->p one by one, then
+ * x->nb_burst in bursts of 16 (or arm x->nb_single of them when x->arm),
+ * and wait for it. x->done: timers cancelled or armed. Returns TP_TEST_OK
+ * or TP_TEST_FAIL (the lcore could not be launched or did not finish).
+ */
+int at_xcancel_remote(struct xcancel_arg *x);
 
 /* n timers for the running case (rte_malloc). */
 static inline struct rte_event_timer *

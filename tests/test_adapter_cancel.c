@@ -157,9 +157,8 @@ TA_CASE(test_cancel_other_lcore)
 			     16, "arm burst at %u", i);
 	x = (struct xcancel_arg){ .a = a, .p = p, .nb_single = ns,
 				  .nb_burst = nbur };
-	TP_ASSERT_EQ(rte_eal_remote_launch(at_xcancel_worker, &x,
-					   tc_env.worker_lcore), 0, "launch");
-	TP_ASSERT_EQ(tc_wait_lcore(tc_env.worker_lcore, 10000), 0, "worker");
+	TP_ASSERT(at_xcancel_remote(&x) == TP_TEST_OK, "lcore %u",
+		  tc_env.worker_lcore);
 	TP_ASSERT_EQ(x.done, n, "cancelled on lcore %u", tc_env.worker_lcore);
 	for (i = 0; i < n; i++)
 		TP_ASSERT_EQ(state(&t[i]), RTE_EVENT_TIMER_CANCELED, "%u", i);
@@ -169,9 +168,8 @@ TA_CASE(test_cancel_other_lcore)
 		tc_timer_init(&t[i], TC_QUEUE_ATOMIC);
 	x = (struct xcancel_arg){ .a = a, .p = p, .nb_single = ns,
 				  .arm = true };
-	TP_ASSERT_EQ(rte_eal_remote_launch(at_xcancel_worker, &x,
-					   tc_env.worker_lcore), 0, "launch");
-	TP_ASSERT_EQ(tc_wait_lcore(tc_env.worker_lcore, 10000), 0, "worker");
+	TP_ASSERT(at_xcancel_remote(&x) == TP_TEST_OK, "lcore %u",
+		  tc_env.worker_lcore);
 	TP_ASSERT_EQ(x.done, ns, "armed on lcore %u", tc_env.worker_lcore);
 	TP_ASSERT_EQ(timer_adapter_cancel_burst(a, p, ns), ns, "cancel: %s",
 		     tc_errno_name(rte_errno));

@@ -491,4 +491,5 @@ static const struct tp_test_case concurrency_cases[] = {
 	{ "cancel_expiry_race", test_cancel_expiry_race },
 };
 
-const struct tp_test_table at_concurrency_cases = TP_TEST_TABLE(concurrency_cases);
+const struct tp_test_table at_concurrency_cases =
+	TP_TEST_TABLE(concurrency_cases);

@@ -123,7 +123,8 @@ TA_CASE(test_expiry_never_early_many)
 {
 	const unsigned int n = 500;
 	struct rte_event_timer *t = timers(n);
-	uint64_t *arm_tsc = at_track(rte_zmalloc("arm", sizeof(*arm_tsc) * n, 0));
+	uint64_t *arm_tsc = at_track(rte_zmalloc("arm", sizeof(*arm_tsc) * n,
+						 0));
 	const uint64_t hz = rte_get_timer_hz();
 	uint64_t worst_late = 0;
 	unsigned int i, bad, nb_late = 0;

@@ -34,16 +34,61 @@
  */
 #define TICK_100US (TC_MS / 10)
 
-/* Cancel the timers whose index is in want[] (value 0), check the rest. */
+/*
+ * What the far-ring cases share: n timers, their arm times, whether each
+ * must fire (want, 1 unless cancelled), their events with the time of the
+ * first, an adapter of 100 us ticks and 10 s max_tmo, and the lateness
+ * far_finish() found.
+ */
+struct far_case {
+	unsigned int n;
+	struct rte_event_timer *t;
+	uint64_t *arm_tsc;
+	uint8_t *want;
+	struct tc_evcount ec;
+	struct timer_adapter *a;
+	uint64_t worst_late;
+	unsigned int nb_late;
+};
+
+/* Allocate for n timers (want: all) and start an adapter of nb_timers. */
 static int
-far_check_end(struct timer_adapter *a, struct rte_event_timer *t,
-	      unsigned int n, const uint8_t *want, struct tc_evcount *ec,
-	      const uint64_t *arm_tsc, uint64_t *worst_late,
-	      unsigned int *nb_late)
+far_setup(struct far_case *f, unsigned int n, uint64_t nb_timers)
+{
+	f->n = n;
+	f->t = timers(n);
+	f->arm_tsc = at_track(rte_zmalloc("arm", sizeof(*f->arm_tsc) * n, 0));
+	f->want = at_track(rte_zmalloc("want", n, 0));
+	TP_ASSERT(f->t != NULL && f->arm_tsc != NULL && f->want != NULL,
+		  "alloc");
+	TP_ASSERT(evcount(&f->ec, f->t, n, true) == 0, "alloc");
+	memset(f->want, 1, n);
+	f->a = start_adapter(TICK_100US, 10 * TC_SEC, nb_timers, 0);
+	TP_ASSERT(f->a != NULL, "start");
+	return TP_TEST_OK;
+}
+
+/*
+ * Collect the events (expect of them, within max_ms), then check that the
+ * timers wanted fired once, none early, none else did, and that the
+ * adapter holds nothing more.
+ */
+static int
+far_check_end(struct far_case *f, uint64_t expect, uint32_t max_ms)
 {
 	const uint64_t hz = rte_get_timer_hz();
+	struct timer_adapter *a = f->a;
+	struct rte_event_timer *t = f->t;
+	const unsigned int n = f->n;
+	const uint8_t *want = f->want;
+	struct tc_evcount *ec = &f->ec;
+	const uint64_t *arm_tsc = f->arm_tsc;
+	uint64_t *worst_late = &f->worst_late;
+	unsigned int *nb_late = &f->nb_late;
 	struct timer_adapter_accounting ac;
 	unsigned int i, bad;
+
+	tc_collect(ec, expect, max_ms, 200);
 
 	TP_ASSERT_EQ(tc_evcount_mismatch(ec, want, &bad), 0,
 		     "timer %u: %u events, want %u", bad,
@@ -79,48 +124,37 @@ far_check_end(struct timer_adapter *a, struct rte_event_timer *t,
 TA_CASE(test_far_ring_expiry)
 {
 	const unsigned int n = 4000;
-	struct rte_event_timer *t = timers(n);
-	uint64_t *arm_tsc = at_track(rte_zmalloc("arm", sizeof(*arm_tsc) * n, 0));
-	uint8_t *want = at_track(rte_zmalloc("want", n, 0));
 	struct timer_adapter_accounting ac;
-	struct timer_adapter *a;
-	struct tc_evcount ec;
-	uint64_t worst_late, cancelled = 0;
-	unsigned int nb_late;
+	uint64_t cancelled = 0;
+	struct far_case f;
 	unsigned int i;
 
-	TP_ASSERT(t != NULL && arm_tsc != NULL && want != NULL, "alloc");
-	TP_ASSERT(evcount(&ec, t, n, true) == 0, "alloc");
-	a = start_adapter(TICK_100US, 10 * TC_SEC, n, 0);
-	TP_ASSERT(a != NULL, "start");
+	TP_ASSERT(far_setup(&f, n, n) == TP_TEST_OK, "set-up");
 	for (i = 0; i < n; i++) {
-		arm_tsc[i] = rte_get_timer_cycles();
+		f.arm_tsc[i] = rte_get_timer_cycles();
 		/* 0.1 ms .. 1.5 s */
-		TP_ASSERT_EQ(arm1(a, &t[i], 1 + rte_rand_max(15000)), 1,
+		TP_ASSERT_EQ(arm1(f.a, &f.t[i], 1 + rte_rand_max(15000)), 1,
 			     "arm %u: %s", i, tc_errno_name(rte_errno));
-		want[i] = 1;
 		if (i % 64 == 63)
-			tc_dequeue(&ec, 64);
+			tc_dequeue(&f.ec, 64);
 	}
-	TP_ASSERT_EQ(acct(a, &ac), 0, "accounting");
+	TP_ASSERT_EQ(acct(f.a, &ac), 0, "accounting");
 	printf("    %" PRIu64 " of %u timers parked\n", ac.parked, n);
 	/* Timers beyond the next span (about 90 % of them) are parked. */
 	TP_ASSERT(ac.parked >= n / 2, "only %" PRIu64 " parked", ac.parked);
 	for (i = 0; i < n; i += 4) {
-		if (state(&t[i]) != RTE_EVENT_TIMER_ARMED)
+		if (state(&f.t[i]) != RTE_EVENT_TIMER_ARMED)
 			continue;
-		TP_ASSERT_EQ(cancel1(a, &t[i]), 1, "cancel %u: %s", i,
+		TP_ASSERT_EQ(cancel1(f.a, &f.t[i]), 1, "cancel %u: %s", i,
 			     tc_errno_name(rte_errno));
-		want[i] = 0;
+		f.want[i] = 0;
 		cancelled++;
 	}
 	TP_ASSERT(cancelled > n / 5, "only %" PRIu64 " cancelled", cancelled);
-	tc_collect(&ec, n - cancelled, 5000, 200);
-	TP_ASSERT(far_check_end(a, t, n, want, &ec, arm_tsc, &worst_late,
-				&nb_late) ==
-		  TP_TEST_OK, "end state");
+	TP_ASSERT(far_check_end(&f, n - cancelled, 5000) == TP_TEST_OK,
+		  "end state");
 	/* A bucket moved a span (51.2 ms) late would show here. */
-	return at_check_lateness(worst_late, nb_late, n - cancelled);
+	return at_check_lateness(f.worst_late, f.nb_late, n - cancelled);
 }
 
 /*
@@ -156,44 +190,32 @@ far_arm_worker(void *arg)
 TA_CASE(test_far_ring_one_bucket)
 {
 	const unsigned int n = 20000, half = n / 2;
-	struct rte_event_timer *t = timers(n);
-	struct rte_event_timer **p = ptrs(t, n);
-	uint64_t *arm_tsc = at_track(rte_zmalloc("arm", sizeof(*arm_tsc) * n, 0));
-	uint8_t *want = at_track(rte_zmalloc("want", n, 0));
 	struct timer_adapter_accounting ac;
 	struct far_arm_arg x0, x1;
-	struct timer_adapter *a;
-	struct tc_evcount ec;
-	uint64_t worst_late;
-	unsigned int nb_late;
+	struct rte_event_timer **p;
+	struct far_case f;
 
-	TP_ASSERT(t != NULL && p != NULL && arm_tsc != NULL && want != NULL,
-		  "alloc");
-	TP_ASSERT(evcount(&ec, t, n, true) == 0, "alloc");
-	memset(want, 1, n);
 	/* Room for the credits each list keeps cached. */
-	a = start_adapter(TICK_100US, 10 * TC_SEC, n + 256, 0);
-	TP_ASSERT(a != NULL, "start");
+	TP_ASSERT(far_setup(&f, n, n + 256) == TP_TEST_OK, "set-up");
+	p = ptrs(f.t, n);
+	TP_ASSERT(p != NULL, "alloc");
 	/* 300 ms: beyond the next 51.2 ms span whatever the phase. */
-	x0 = (struct far_arm_arg){ .a = a, .p = p, .arm_tsc = arm_tsc,
+	x0 = (struct far_arm_arg){ .a = f.a, .p = p, .arm_tsc = f.arm_tsc,
 				   .n = half };
-	x1 = (struct far_arm_arg){ .a = a, .p = &p[half],
-				   .arm_tsc = &arm_tsc[half], .n = half };
+	x1 = (struct far_arm_arg){ .a = f.a, .p = &p[half],
+				   .arm_tsc = &f.arm_tsc[half], .n = half };
 	TP_ASSERT_EQ(rte_eal_remote_launch(far_arm_worker, &x1,
 					   tc_env.worker_lcore), 0, "launch");
 	far_arm_worker(&x0);
 	TP_ASSERT_EQ(tc_wait_lcore(tc_env.worker_lcore, 10000), 0, "worker");
 	TP_ASSERT_EQ(x0.done + x1.done, n, "armed");
-	TP_ASSERT_EQ(acct(a, &ac), 0, "accounting");
+	TP_ASSERT_EQ(acct(f.a, &ac), 0, "accounting");
 	printf("    %" PRIu64 " of %u timers parked\n", ac.parked, n);
 	TP_ASSERT(ac.parked == n, "only %" PRIu64 " parked", ac.parked);
-	tc_collect(&ec, n, 10000, 200);
-	TP_ASSERT(far_check_end(a, t, n, want, &ec, arm_tsc, &worst_late,
-				&nb_late) ==
-		  TP_TEST_OK, "end state");
+	TP_ASSERT(far_check_end(&f, n, 10000) == TP_TEST_OK, "end state");
 	/* The last events wait for the test's dequeue (4096 in flight). */
 	printf("    worst lateness %.3f ms\n",
-	       (double)tc_cyc_to_ns(worst_late) / 1e6);
+	       (double)tc_cyc_to_ns(f.worst_late) / 1e6);
 	return TP_TEST_OK;
 }
 
@@ -205,41 +227,28 @@ TA_CASE(test_far_ring_one_bucket)
 TA_CASE(test_far_ring_stop_start)
 {
 	const unsigned int n = 600;
-	struct rte_event_timer *t = timers(n);
-	uint64_t *arm_tsc = at_track(rte_zmalloc("arm", sizeof(*arm_tsc) * n, 0));
-	uint8_t *want = at_track(rte_zmalloc("want", n, 0));
 	struct timer_adapter_accounting ac;
-	struct timer_adapter *a;
-	struct tc_evcount ec;
-	uint64_t worst_late;
-	unsigned int nb_late;
+	struct far_case f;
 	unsigned int i;
 
-	TP_ASSERT(t != NULL && arm_tsc != NULL && want != NULL, "alloc");
-	TP_ASSERT(evcount(&ec, t, n, true) == 0, "alloc");
-	memset(want, 1, n);
-	a = start_adapter(TICK_100US, 10 * TC_SEC, n, 0);
-	TP_ASSERT(a != NULL, "start");
+	TP_ASSERT(far_setup(&f, n, n) == TP_TEST_OK, "set-up");
 	for (i = 0; i < n / 2; i++) {
-		arm_tsc[i] = rte_get_timer_cycles();
-		TP_ASSERT_EQ(arm1(a, &t[i], 2500 + i * 10), 1, "arm %u", i);
+		f.arm_tsc[i] = rte_get_timer_cycles();
+		TP_ASSERT_EQ(arm1(f.a, &f.t[i], 2500 + i * 10), 1, "arm %u", i);
 	}
-	TP_ASSERT_EQ(timer_adapter_stop(a), 0, "stop");
+	TP_ASSERT_EQ(timer_adapter_stop(f.a), 0, "stop");
 	rte_delay_ms(650);
 	/* Relative to a stale service state: some due in the next span. */
 	for (; i < n; i++) {
-		arm_tsc[i] = rte_get_timer_cycles();
-		TP_ASSERT_EQ(arm1(a, &t[i], 500 + (i - n / 2) * 10), 1,
+		f.arm_tsc[i] = rte_get_timer_cycles();
+		TP_ASSERT_EQ(arm1(f.a, &f.t[i], 500 + (i - n / 2) * 10), 1,
 			     "arm %u", i);
 	}
-	TP_ASSERT_EQ(acct(a, &ac), 0, "accounting");
+	TP_ASSERT_EQ(acct(f.a, &ac), 0, "accounting");
 	printf("    %" PRIu64 " of %u timers parked\n", ac.parked, n);
 	TP_ASSERT(ac.parked > 0, "nothing parked");
-	TP_ASSERT_EQ(timer_adapter_start(a), 0, "start again");
-	tc_collect(&ec, n, 8000, 200);
-	TP_ASSERT(far_check_end(a, t, n, want, &ec, arm_tsc, &worst_late,
-				&nb_late) ==
-		  TP_TEST_OK, "end state");
+	TP_ASSERT_EQ(timer_adapter_start(f.a), 0, "start again");
+	TP_ASSERT(far_check_end(&f, n, 8000) == TP_TEST_OK, "end state");
 	return TP_TEST_OK;
 }
 
@@ -266,9 +275,8 @@ TA_CASE(test_far_ring_cancel_other_lcore)
 	TP_ASSERT_EQ(ac.parked, n, "parked");
 	x = (struct xcancel_arg){ .a = a, .p = p, .nb_single = n / 2,
 				  .nb_burst = n / 2 };
-	TP_ASSERT_EQ(rte_eal_remote_launch(at_xcancel_worker, &x,
-					   tc_env.worker_lcore), 0, "launch");
-	TP_ASSERT_EQ(tc_wait_lcore(tc_env.worker_lcore, 10000), 0, "worker");
+	TP_ASSERT(at_xcancel_remote(&x) == TP_TEST_OK, "lcore %u",
+		  tc_env.worker_lcore);
 	TP_ASSERT_EQ(x.done, n, "cancelled on lcore %u", tc_env.worker_lcore);
 	TP_ASSERT_EQ(acct(a, &ac), 0, "accounting");
 	TP_ASSERT_EQ(ac.parked, 0, "parked after cancel");
