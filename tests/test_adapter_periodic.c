@@ -87,22 +87,36 @@ periodic_check_after_cancel(struct timer_adapter *a, struct tc_evcount *ec,
 	return TP_TEST_OK;
 }
 
+/*
+ * Start of the periodic cases: n timers (*t), pointers to them (*p), their
+ * event counts and a started adapter of 100 ms ticks for periodic timers.
+ */
+static int
+periodic_start(unsigned int n, struct rte_event_timer **t,
+	       struct rte_event_timer ***p, struct tc_evcount *ec,
+	       struct timer_adapter **a)
+{
+	*t = timers(n);
+	*p = *t == NULL ? NULL : ptrs(*t, n);
+	TP_ASSERT(*t != NULL && *p != NULL, "alloc");
+	TP_ASSERT(evcount(ec, *t, n, false) == 0, "alloc");
+	*a = start_adapter(TICK_100MS, MAX_TMO_180S, NB_TIMERS,
+			   RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
+	TP_ASSERT(*a != NULL, "start");
+	return TP_TEST_OK;
+}
+
 TA_CASE(test_periodic)
 {
 	const unsigned int n = 4096;
-	struct rte_event_timer *t = timers(n);
-	struct rte_event_timer **p = ptrs(t, n);
 	struct rte_event_timer_adapter_stats s;
 	uint64_t end, window_total, rem;
 	unsigned int i, lo = UINT32_MAX, hi = 0;
+	struct rte_event_timer *t, **p;
 	struct timer_adapter *a;
 	struct tc_evcount ec;
 
-	TP_ASSERT(t != NULL && p != NULL, "alloc");
-	TP_ASSERT(evcount(&ec, t, n, false) == 0, "alloc");
-	a = start_adapter(TICK_100MS, MAX_TMO_180S, NB_TIMERS,
-			  RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
-	TP_ASSERT(a != NULL, "start");
+	TP_ASSERT(periodic_start(n, &t, &p, &ec, &a) == TP_TEST_OK, "set-up");
 	TP_ASSERT_EQ(timer_adapter_arm_tmo_tick_burst(a, p, 1, n), n, "arm");
 	end = rte_get_timer_cycles() + rte_get_timer_hz();
 	while (rte_get_timer_cycles() < end)
@@ -143,19 +157,14 @@ TA_CASE(test_periodic)
 TA_CASE(test_periodic_tick_phase)
 {
 	const unsigned int n = 4096;
-	struct rte_event_timer *t = timers(n);
-	struct rte_event_timer **p = ptrs(t, n);
 	const uint64_t cyc_tick = rte_get_timer_hz() / 10;
 	struct rte_event_timer_adapter_stats s;
+	struct rte_event_timer *t, **p;
 	unsigned int lo, hi;
 	struct timer_adapter *a;
 	struct tc_evcount ec;
 
-	TP_ASSERT(t != NULL && p != NULL, "alloc");
-	TP_ASSERT(evcount(&ec, t, n, false) == 0, "alloc");
-	a = start_adapter(TICK_100MS, MAX_TMO_180S, NB_TIMERS,
-			  RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
-	TP_ASSERT(a != NULL, "start");
+	TP_ASSERT(periodic_start(n, &t, &p, &ec, &a) == TP_TEST_OK, "set-up");
 	/* Within 20 us after a boundary (sleep through most of the wait). */
 	tc_sleep_us(tc_cyc_to_ns(cyc_tick - rte_get_timer_cycles() % cyc_tick)
 		    / 1000 * 9 / 10);
