@@ -15,12 +15,9 @@
 SUITE=captures
 . "$(dirname "$0")/lib.sh"
 
-TOOL="python3 $TP_SRC/tests/pipeline/pcap_tool.py"
 GOOD=$WORK/good.pcap
 EXP=$WORK/good.json
-$GEN -o "$GOOD" --seed 31 --flows 16 --expect "$EXP" "${TMO_ARGS[@]}" \
-	2>/dev/null
-NGOOD=$($TOOL count "$GOOD")
+NGOOD=$(tp_gen_expect "$GOOD" "$EXP" --seed 31 --flows 16)
 
 # run_vdev LOG VDEV-ARGS [APP-ARGS...]: one run with our own net_pcap args.
 run_vdev() {
