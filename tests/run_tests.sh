@@ -64,7 +64,8 @@ hugepages_ready() {
 #                           given), one a line, then
 #                           "missing NAME" for each selected pipeline
 #                           script meson does not run, and "unknown SUITE"
-#   summary JSON-LOG        the per-test summary and the totals
+#   summary JSON-LOG NAME...  the per-test summary and the totals (a test
+#                           NAME that did not run is a failure)
 tests_py() {
 	python3 - "$@" <<'PYEOF'
 import glob, json, os, re, subprocess, sys
@@ -133,6 +134,11 @@ for r in runs:
                                                 r["duration"]))
     total_p += p
     total_f += f
+for name in sys.argv[4:]:
+    if name not in {r["name"] for r in runs}:
+        total_f += 1
+        failed.append("%s (not run)" % name)
+        print("%s: 0 passed, 1 failed (not run: +1 failure)" % name)
 print("totals %d %d" % (total_p, total_f))
 for line in failed:
     print("failed " + line)
@@ -144,7 +150,12 @@ total_fail=0
 summary=()
 failed=()
 
-mapfile -t selected < <(tests_py select "$build" "$srcdir" "$@")
+if ! list=$(tests_py select "$build" "$srcdir" "$@"); then
+	echo "$build: meson knows no tests there (not a build directory?)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+mapfile -t selected <<<"$list"
 names=()
 for line in "${selected[@]}"; do
 	case $line in
@@ -154,7 +165,7 @@ for line in "${selected[@]}"; do
 		total_fail=$((total_fail + 1)) ;;
 	"unknown "*)
 		echo "=== ${line#unknown }: no such test or suite" ;;
-	*)
+	?*)
 		names+=("$line") ;;
 	esac
 done
@@ -166,9 +177,16 @@ case " ${names[*]} " in *" secondary "*)
 esac
 
 args=(-C "$build" -v --no-stdsplit --logbase "$logbase" --num-processes 2)
-[ "${TP_SKIP_FUZZ:-0}" = 1 ] && args+=(--no-suite fuzz_parse)
 [ -n "${TP_TEST_TIMEOUT:-}" ] &&
 	args+=(-t 0 --wrapper "timeout -k 10 $TP_TEST_TIMEOUT")
+
+if [ "${TP_SKIP_FUZZ:-0}" = 1 ]; then
+	kept=()
+	for n in "${names[@]}"; do
+		[ "$n" = fuzz_parse ] || kept+=("$n")
+	done
+	names=("${kept[@]}")
+fi
 
 meson_rc=0
 if [ ${#names[@]} -gt 0 ]; then
@@ -190,7 +208,7 @@ if [ -n "$json" ] && [ -s "$json" ]; then
 		*)
 			summary+=("$line") ;;
 		esac
-	done < <(tests_py summary "$build" "$json")
+	done < <(tests_py summary "$build" "$json" "${names[@]}")
 fi
 # meson itself failed (the build, say) with no failing test to show for it.
 if [ "$meson_rc" -ne 0 ] && [ "$total_fail" -eq 0 ]; then
