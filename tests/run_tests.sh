@@ -2,53 +2,41 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The timer_pipeline authors
 #
-# Run every test suite and add up the results.
+# Run the test suites with meson and add up their results.
 #
 #     tests/run_tests.sh BUILD_DIR [SUITE...]
 #
-# Each suite binary prints "RESULT <suite>: N passed, N failed". This
-# script runs them one after the other under timeout: first the pure-C
-# suites (every BUILD_DIR/tests/test_* binary other than the DPDK ones, run
-# without arguments), then the DPDK suites, each with its own --file-prefix
-# (so that concurrent runs never share a DPDK runtime directory), then every
-# tests/pipeline/*.sh (but lib.sh) with BUILD_DIR as $1, then the benchmark's
-# quick mode (tests/bench/smoke.sh). A suite that crashes, times out or
-# prints no RESULT line counts as one more failure, and so does a
-# tests/pipeline/*.sh without its execute bit. The last line is "N passed,
-# N failed"; the exit status is 0 iff nothing failed.
+# Every test is a meson test() (tests/meson.build says which, with their
+# EAL arguments and timeouts; a test registered anywhere else counts too).
+# A SUITE is a meson suite: a test's own name (radix, adapter,
+# pipeline_e2e, fuzz_parse, bench_smoke...) or a group (c, unit, pipeline,
+# tools...); none means every test. This script does what meson does not:
+# it reserves hugepages for the secondary suite, runs `meson test` (one test
+# at a time but for the pure-C suites, which may run together), and reads
+# each test's result line, "RESULT <suite>: N passed, N failed", from
+# meson's JSON log. A test that crashes, times out or prints no RESULT line
+# counts as one more failure, and so does a tests/pipeline/*.sh (but lib.sh)
+# that tests/meson.build does not run. It prints a summary line per test,
+# the failing cases' names and last "N passed, N failed"; the exit status
+# is 0 iff nothing failed.
 #
-# EAL layout (2 CPUs): lcore 0 = main, lcore 1 = the service lcore (event_sw
-# scheduler and adapter services), lcore 2 = a worker sharing CPU 0.
-# The secondary suite needs hugepages; the others run with --no-huge.
-#
-# Environment: TP_TEST_FILTER (case-name filter passed to every C suite),
-# TP_TEST_TIMEOUT (seconds per suite, overrides the defaults below).
+# Environment: TP_TEST_FILTER (case-name filter, read by every C suite),
+# TP_TEST_TIMEOUT (seconds per test, instead of each test's own timeout),
+# TP_SKIP_FUZZ=1 (leave fuzz_parse out: a sanitizer build already runs it).
 
 set -u
 
-if [ $# -lt 1 ] || [ ! -d "$1" ]; then
+build=${1:-}
+if [ ! -d "$build" ]; then
 	echo "usage: $0 BUILD_DIR [SUITE...]" >&2
 	echo "0 passed, 1 failed"
 	exit 1
 fi
-build=$(cd "$1" && pwd)
+build=$(cd "$build" && pwd)
 shift
-only="$*"
 srcdir=$(cd "$(dirname "$0")" && pwd)
-logdir=$(mktemp -d "${TMPDIR:-/tmp}/tp_tests.XXXXXX")
-trap 'rm -rf "$logdir"' EXIT
-
-# shellcheck disable=SC2054 # the commas belong to --lcores
-eal_common=(--lcores=0@0,1@1,2@0 -S 1 --vdev=event_sw0 --no-pci
-	--log-level=lib.eal:warning)
-filter=()
-[ -n "${TP_TEST_FILTER:-}" ] && filter=("$TP_TEST_FILTER")
-dpdk_suites=" adapter differential secondary "
-eal_nohuge=(--no-huge -m 1024)
-
-total_pass=0
-total_fail=0
-summary=()
+logbase=tp_tests_$$
+trap 'rm -f "$build/meson-logs/$logbase"*' EXIT
 
 # Free 2-MB hugepages on a mounted hugetlbfs, reserving some when root.
 hugepages_ready() {
@@ -71,110 +59,162 @@ hugepages_ready() {
 	[ "$free" -ge 64 ]
 }
 
-selected() {
-	[ -z "$only" ] && return 0
-	case " $only " in *" $1 "*) return 0 ;; esac
-	return 1
+# tests.py MODE ARGS...: what meson knows about the tests, in Python.
+#   select SRCDIR SUITE...  the tests the suites select (all when none is
+#                           given), one a line, then
+#                           "missing NAME" for each selected pipeline
+#                           script meson does not run, and "unknown SUITE"
+#   summary JSON-LOG NAME...  the per-test summary and the totals (a test
+#                           NAME that did not run is a failure)
+tests_py() {
+	python3 - "$@" <<'PYEOF'
+import glob, json, os, re, subprocess, sys
+
+mode, build = sys.argv[1], sys.argv[2]
+tests = json.loads(subprocess.run(
+    ["meson", "introspect", build, "--tests"], check=True,
+    capture_output=True, text=True).stdout)
+# Suites are "project:suite"; a suite of the main project is asked by name.
+suites = {t["name"]: {s.split(":", 1)[-1] for s in t["suite"]} | {t["name"]}
+          for t in tests}
+
+if mode == "select":
+    srcdir, want = sys.argv[3], sys.argv[4:]
+    chosen = lambda s: not want or any(w in s for w in want)
+    for name, s in suites.items():
+        if chosen(s):
+            print(name)
+    for script in sorted(glob.glob(os.path.join(srcdir, "pipeline", "*.sh"))):
+        name = "pipeline_" + os.path.basename(script)[:-3]
+        if name != "pipeline_lib" and name not in suites and \
+           chosen({"pipeline", name}):
+            print("missing", name)
+    scripts = {"pipeline_" + os.path.basename(p)[:-3] for p in
+               glob.glob(os.path.join(srcdir, "pipeline", "*.sh"))}
+    for w in want:
+        if not any(w in s for s in suites.values()) and w not in scripts:
+            print("unknown", w)
+    sys.exit(0)
+
+timeout = {t["name"]: t["timeout"] for t in tests}
+if os.environ.get("TP_TEST_TIMEOUT"):
+    timeout = {n: int(os.environ["TP_TEST_TIMEOUT"]) for n in timeout}
+result_re = re.compile(r"^RESULT [A-Za-z0-9_.-]+: ([0-9]+) passed, "
+                       r"([0-9]+) failed$", re.M)
+total_p = total_f = 0
+failed = []
+with open(sys.argv[3]) as f:
+    runs = [json.loads(line) for line in f if line.strip()]
+# Named "project:suite+suite / name"; listed in the order they are defined.
+for r in runs:
+    r["name"] = r["name"].rsplit(" / ", 1)[-1]
+order = list(suites)
+runs.sort(key=lambda r: order.index(r["name"]) if r["name"] in order else 0)
+for r in runs:
+    name, rc, out = r["name"], r["returncode"], r.get("stdout") or ""
+    out += r.get("stderr") or ""
+    found = result_re.findall(out)
+    p, f = (int(found[-1][0]), int(found[-1][1])) if found else (0, 0)
+    why = ""
+    if r["result"] == "TIMEOUT" or rc in (124, 137):
+        why = "timed out after %s s" % timeout.get(name, "?")
+    elif rc < 0 or rc >= 128:
+        why = "killed by signal %d" % (-rc if rc < 0 else rc - 128)
+    elif not found:
+        why = "no RESULT line, exit status %d" % rc
+    elif rc != 0 and f == 0:
+        why = "exit status %d with 0 failures" % rc
+    if why:
+        f += 1
+        failed.append("%s (%s)" % (name, why))
+        why = " (%s: +1 failure)" % why
+    failed += ["%s: %s" % (name, m) for m in
+               re.findall(r"^\[ FAIL \] (.*)$", out, re.M)]
+    print("%s: %d passed, %d failed%s [%d s]" % (name, p, f, why,
+                                                r["duration"]))
+    total_p += p
+    total_f += f
+for name in sys.argv[4:]:
+    if name not in {r["name"] for r in runs}:
+        total_f += 1
+        failed.append("%s (not run)" % name)
+        print("%s: 0 passed, 1 failed (not run: +1 failure)" % name)
+print("totals %d %d" % (total_p, total_f))
+for line in failed:
+    print("failed " + line)
+PYEOF
 }
 
-# run_suite NAME TIMEOUT COMMAND...: run, print, parse, count.
-run_suite() {
-	local name=$1 tmo=${TP_TEST_TIMEOUT:-$2} log="$logdir/$1.log"
-	local rc line p=0 f=0 why="" t0
-	shift 2
+total_pass=0
+total_fail=0
+summary=()
+failed=()
 
-	echo "=== $name: $*"
-	t0=$(date +%s)
-	timeout -k 10 "$tmo" stdbuf -oL -eL "$@" 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
-	line=$(grep -E '^RESULT [A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed$' \
-		"$log" | tail -n 1)
-	if [ -n "$line" ]; then
-		p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
-		f=$(echo "$line" | sed -E 's/.*, ([0-9]+) failed$/\1/')
-	fi
-	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		why="timed out after $tmo s"
-	elif [ "$rc" -ge 128 ]; then
-		why="killed by signal $((rc - 128))"
-	elif [ -z "$line" ]; then
-		why="no RESULT line, exit status $rc"
-	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		why="exit status $rc with 0 failures"
-	fi
-	[ -n "$why" ] && f=$((f + 1)) && why=" ($why: +1 failure)"
-	summary+=("$name: $p passed, $f failed$why [$(( $(date +%s) - t0 )) s]")
-	total_pass=$((total_pass + p))
-	total_fail=$((total_fail + f))
-}
-
-# run_dpdk_suite NAME TIMEOUT MEMORY-ARGS...
-run_dpdk_suite() {
-	local name=$1 tmo=$2 bin="$build/tests/test_$1"
-	shift 2
-
-	selected "$name" || return 0
-	if [ ! -x "$bin" ]; then
-		summary+=("$name: binary $bin missing -> 1 failure")
-		total_fail=$((total_fail + 1))
-		return 0
-	fi
-	run_suite "$name" "$tmo" "$bin" "${eal_common[@]}" "$@" \
-		--file-prefix="tp_test_$$_$name" -- "${filter[@]}"
-	# A crashed primary may leave its runtime files behind.
-	rm -rf "/var/run/dpdk/tp_test_$$_$name" \
-		"${XDG_RUNTIME_DIR:-/tmp}/dpdk/tp_test_$$_$name" 2>/dev/null
-	rm -f /dev/hugepages/"tp_test_$$_$name"map_* 2>/dev/null
-}
-
-# Pure-C suites (no EAL, no file prefix): every other test_* binary.
-for bin in "$build"/tests/test_*; do
-	name=$(basename "$bin")
-	name=${name#test_}
-	if [ ! -f "$bin" ] || [ ! -x "$bin" ]; then
-		continue
-	fi
-	case "$dpdk_suites" in *" $name "*) continue ;; esac
-	selected "$name" || continue
-	run_suite "$name" 120 "$bin" "${filter[@]}"
+if ! list=$(tests_py select "$build" "$srcdir" "$@"); then
+	echo "$build: meson knows no tests there (not a build directory?)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+mapfile -t selected <<<"$list"
+names=()
+for line in "${selected[@]}"; do
+	case $line in
+	"missing "*)
+		summary+=("${line#missing }: tests/pipeline/${line#missing pipeline_}.sh not in tests/meson.build -> 1 failure")
+		failed+=("${line#missing } (not in tests/meson.build)")
+		total_fail=$((total_fail + 1)) ;;
+	"unknown "*)
+		echo "=== ${line#unknown }: no such test or suite" ;;
+	?*)
+		names+=("$line") ;;
+	esac
 done
 
-run_dpdk_suite adapter 240 "${eal_nohuge[@]}"
-run_dpdk_suite differential 120 "${eal_nohuge[@]}"
-if selected secondary; then
-	if hugepages_ready; then
-		run_dpdk_suite secondary 120
-	else
+case " ${names[*]} " in *" secondary "*)
+	hugepages_ready ||
+		# It runs anyway without them, so that it reports its failure.
 		echo "=== secondary: no free hugepages on a mounted hugetlbfs"
-		# Runs anyway without them, so that it reports its failure.
-		run_dpdk_suite secondary 120
-	fi
+esac
+
+args=(-C "$build" -v --no-stdsplit --logbase "$logbase" --num-processes 2)
+[ -n "${TP_TEST_TIMEOUT:-}" ] &&
+	args+=(-t 0 --wrapper "timeout -k 10 $TP_TEST_TIMEOUT")
+
+if [ "${TP_SKIP_FUZZ:-0}" = 1 ]; then
+	kept=()
+	for n in "${names[@]}"; do
+		[ "$n" = fuzz_parse ] || kept+=("$n")
+	done
+	names=("${kept[@]}")
 fi
 
-# Every tests/pipeline/*.sh but lib.sh (sourced by the others) is a suite:
-# one that cannot be executed (no execute bit) counts as a failure, named,
-# rather than silently not running.
-for script in "$srcdir"/pipeline/*.sh; do
-	[ "$(basename "$script")" = lib.sh ] && continue
-	name=pipeline_$(basename "$script" .sh)
-	selected "$name" || selected pipeline || continue
-	if [ ! -x "$script" ]; then
-		echo "=== $name: $script is not executable (chmod +x it)"
-		summary+=("$name: $script not executable -> 1 failure")
-		total_fail=$((total_fail + 1))
-		continue
-	fi
-	run_suite "$name" 300 "$script" "$build"
-done
-
-# The parser's libFuzzer target, already built with ASan and UBSan: a
-# sanitizer build of the other suites sets TP_SKIP_FUZZ=1 to not run it twice.
-if selected fuzz_parse && [ "${TP_SKIP_FUZZ:-0}" != 1 ]; then
-	run_suite fuzz_parse 300 "$srcdir/fuzz/run.sh" "$build"
+meson_rc=0
+if [ ${#names[@]} -gt 0 ]; then
+	meson test "${args[@]}" "${names[@]}"
+	meson_rc=$?
 fi
 
-if selected bench_smoke; then
-	run_suite bench_smoke 700 "$srcdir/bench/smoke.sh" "$build"
+# (meson names it after the wrapper too, when there is one.)
+json=$(ls "$build/meson-logs/$logbase"*.json 2>/dev/null | head -n 1)
+if [ -n "$json" ] && [ -s "$json" ]; then
+	while IFS= read -r line; do
+		case $line in
+		"totals "*)
+			read -r _ p f <<<"$line"
+			total_pass=$((total_pass + p))
+			total_fail=$((total_fail + f)) ;;
+		"failed "*)
+			failed+=("${line#failed }") ;;
+		*)
+			summary+=("$line") ;;
+		esac
+	done < <(tests_py summary "$build" "$json" "${names[@]}")
+fi
+# meson itself failed (the build, say) with no failing test to show for it.
+if [ "$meson_rc" -ne 0 ] && [ "$total_fail" -eq 0 ]; then
+	summary+=("meson test: exit status $meson_rc -> 1 failure")
+	failed+=("meson test (exit status $meson_rc)")
+	total_fail=$((total_fail + 1))
 fi
 
 echo
@@ -182,5 +222,9 @@ echo "=== summary"
 for line in "${summary[@]}"; do
 	echo "$line"
 done
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "failed tests:"
+	printf '  %s\n' "${failed[@]}"
+fi
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -17,6 +17,7 @@
 #include <rte_service.h>
 
 #include "test_common.h"
+#include "tp_test.h"
 
 struct tc_env tc_env;
 
@@ -32,8 +33,11 @@ tc_eal_init(int argc, char **argv, const char **filter)
 	}
 	argc -= ret;
 	argv += ret;
-	/* What follows "--" (consumed by the EAL) is an optional filter. */
-	*filter = argc > 1 ? argv[1] : NULL;
+	/*
+	 * What follows "--" (consumed by the EAL) is an optional filter,
+	 * else TP_TEST_FILTER.
+	 */
+	*filter = tp_test_filter(argc, argv);
 
 	tc_env.svc_lcore = 1;
 	tc_env.worker_lcore = 2;
@@ -482,4 +486,25 @@ tc_periodic_collect(struct tc_evcount *ec, unsigned int n, unsigned int *lo)
 		if (tc_dequeue(ec, 32) == 0)
 			tc_sleep_us(20);
 	}
+}
+
+int
+tc_suite_main(const char *suite, const struct tp_test_table *tables,
+	      unsigned int nb_tables, int argc, char **argv,
+	      int (*setup)(void), void (*teardown)(void))
+{
+	const char *filter;
+	int failed;
+
+	if (tc_eal_init(argc, argv, &filter) < 0 || tc_eventdev_setup() < 0 ||
+	    (setup != NULL && setup() < 0)) {
+		printf("RESULT %s: 0 passed, 1 failed\n", suite);
+		return 1;
+	}
+	failed = tp_test_run_tables(suite, tables, nb_tables, filter);
+	if (teardown != NULL)
+		teardown();
+	tc_eventdev_teardown();
+	rte_eal_cleanup();
+	return failed == 0 ? 0 : 1;
 }

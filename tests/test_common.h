@@ -9,7 +9,7 @@
  * Event device and EAL helpers shared by the DPDK-based suites
  * (adapter, differential, secondary).
  *
- * Every suite runs with the layout of tests/run_tests.sh:
+ * Every suite runs with the layout of tests/meson.build (eal_args):
  *     --lcores='0@0,1@1,2@0' -S 1 --vdev=event_sw0 --no-pci
  * lcore 0 is the main lcore (arms timers, dequeues events), lcore 1 the
  * only service lcore (event_sw's scheduler and the adapters' services) and
@@ -53,9 +53,23 @@ struct tc_env {
 
 extern struct tc_env tc_env;
 
+struct tp_test_table;
+
+/**
+ * The main() of a DPDK suite: initialise the EAL (tc_eal_init()) and the
+ * event device, call setup (when not NULL), run the tables' cases, call
+ * teardown (when not NULL) and close the event device and the EAL. A
+ * failed set-up prints "RESULT <suite>: 0 passed, 1 failed".
+ * Returns main()'s exit status: 0 iff every case passed.
+ */
+int tc_suite_main(const char *suite, const struct tp_test_table *tables,
+		  unsigned int nb_tables, int argc, char **argv,
+		  int (*setup)(void), void (*teardown)(void));
+
 /**
  * Initialise the EAL and check the lcore layout. argv after "--" may hold a
- * case-name filter, returned in *filter (NULL when absent).
+ * case-name filter, returned in *filter (else TP_TEST_FILTER, NULL when
+ * neither is set).
  * Returns 0 or -1 (a message has been printed).
  */
 int tc_eal_init(int argc, char **argv, const char **filter);

@@ -75,12 +75,4 @@ static const struct tp_test_case cycles_cases[] = {
 	{ "saturates", test_saturates },
 };
 
-int
-main(int argc, char **argv)
-{
-	const char *filter = argc > 1 ? argv[1] : NULL;
-
-	return tp_test_run("cycles", cycles_cases,
-			   sizeof(cycles_cases) / sizeof(cycles_cases[0]),
-			   filter) != 0;
-}
+TP_TEST_MAIN("cycles", cycles_cases)

@@ -1120,24 +1120,25 @@ static const struct tp_test_case cases[] = {
 	{ "remaining_ticks", test_remaining_ticks },
 };
 
+/* The timers every scenario uses. */
+static int
+timers_setup(void)
+{
+	tims = tc_timers_alloc(NB_TIM);
+	return tims == NULL ? -1 : 0;
+}
+
+static void
+timers_teardown(void)
+{
+	rte_free(tims);
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *filter;
-	int failed;
+	static const struct tp_test_table table = TP_TEST_TABLE(cases);
 
-	if (tc_eal_init(argc, argv, &filter) < 0 || tc_eventdev_setup() < 0) {
-		printf("RESULT differential: 0 passed, 1 failed\n");
-		return 1;
-	}
-	tims = tc_timers_alloc(NB_TIM);
-	if (tims == NULL) {
-		printf("RESULT differential: 0 passed, 1 failed\n");
-		return 1;
-	}
-	failed = tp_test_run("differential", cases, RTE_DIM(cases), filter);
-	rte_free(tims);
-	tc_eventdev_teardown();
-	rte_eal_cleanup();
-	return failed == 0 ? 0 : 1;
+	return tc_suite_main("differential", &table, 1, argc, argv,
+			     timers_setup, timers_teardown);
 }

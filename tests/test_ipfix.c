@@ -343,14 +343,27 @@ check_rec(const struct dec_rec *d, uint16_t tid, const struct tp_ipfix_flow *f,
 	return TP_TEST_OK;
 }
 
+/*
+ * Encode the first n flows in messages of up to 1400 bytes and decode
+ * them; *sent: the records the messages reported.
+ */
+static int
+roundtrip(unsigned int n, unsigned int *sent)
+{
+	unsigned int msgs;
+
+	TP_ASSERT(encode(1400, n, sent, &msgs) == TP_TEST_OK, "encode");
+	TP_ASSERT(decode() == TP_TEST_OK, "decode");
+	return TP_TEST_OK;
+}
+
 static int
 test_extremes_roundtrip(void)
 {
-	unsigned int i, sent, msgs, n = DIM(flows);
+	unsigned int i, sent, n = DIM(flows);
 
-	TP_ASSERT(encode(1400, n, &sent, &msgs) == TP_TEST_OK, "encode");
+	TP_ASSERT(roundtrip(n, &sent) == TP_TEST_OK, "round trip");
 	TP_ASSERT_EQ(sent, n, "records reported in messages");
-	TP_ASSERT(decode() == TP_TEST_OK, "decode");
 	TP_ASSERT_EQ(dec.n, n, "records decoded");
 	for (i = 0; i < n; i++)
 		if (check_rec(&dec.rec[i], dec.tid[i], &flows[i], i) !=
@@ -363,10 +376,9 @@ test_extremes_roundtrip(void)
 static int
 test_templates(void)
 {
-	unsigned int v, sent, msgs;
+	unsigned int v, sent;
 
-	TP_ASSERT(encode(1400, 1, &sent, &msgs) == TP_TEST_OK, "encode");
-	TP_ASSERT(decode() == TP_TEST_OK, "decode");
+	TP_ASSERT(roundtrip(1, &sent) == TP_TEST_OK, "round trip");
 	for (v = 0; v < TP_IPFIX_NB_VAR; v++) {
 		bool v6 = v & TP_IPFIX_VAR_V6, vlan = v & TP_IPFIX_VAR_VLAN;
 		bool icmp = v & TP_IPFIX_VAR_ICMP;
@@ -389,10 +401,9 @@ test_templates(void)
 static int
 test_options_record(void)
 {
-	unsigned int i, sent, msgs;
+	unsigned int i, sent;
 
-	TP_ASSERT(encode(1400, 3, &sent, &msgs) == TP_TEST_OK, "encode");
-	TP_ASSERT(decode() == TP_TEST_OK, "decode");
+	TP_ASSERT(roundtrip(3, &sent) == TP_TEST_OK, "round trip");
 	TP_ASSERT_EQ(dec.nstats, 2, "options records");
 	for (i = 0; i < dec.nstats; i++) {
 		const struct dec_stats *d = &dec.stats[i];
@@ -452,18 +463,12 @@ test_empty_take(void)
 	return TP_TEST_OK;
 }
 
-int
-main(int argc, char **argv)
-{
-	static const struct tp_test_case cases[] = {
-		{ "extremes_roundtrip", test_extremes_roundtrip },
-		{ "templates", test_templates },
-		{ "options_record", test_options_record },
-		{ "full_messages", test_full_messages },
-		{ "empty_take", test_empty_take },
-	};
+static const struct tp_test_case ipfix_cases[] = {
+	{ "extremes_roundtrip", test_extremes_roundtrip },
+	{ "templates", test_templates },
+	{ "options_record", test_options_record },
+	{ "full_messages", test_full_messages },
+	{ "empty_take", test_empty_take },
+};
 
-	return tp_test_run("ipfix", cases, sizeof(cases) / sizeof(cases[0]),
-			   argc > 1 ? argv[1] : getenv("TP_TEST_FILTER")) ?
-		EXIT_FAILURE : EXIT_SUCCESS;
-}
+TP_TEST_MAIN("ipfix", ipfix_cases)

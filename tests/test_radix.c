@@ -14,7 +14,6 @@
 #include "ta_radix.h"
 #include "tp_test.h"
 
-#define RADIX_DIM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A test timer: a link plus the key it was inserted under. */
 struct radix_timer {
@@ -372,12 +371,12 @@ test_extreme_keys(void)
 	unsigned int i;
 
 	ta_radix_init(&radix, NULL);
-	for (i = 0; i < RADIX_DIM(keys); i++) {
+	for (i = 0; i < TP_TEST_DIM(keys); i++) {
 		TP_ASSERT(radix_insert(&radix, &m, keys[i]) == 0, "insert");
 		TP_ASSERT(radix_check_all(&radix, &m) == TP_TEST_OK, "after %u", i);
 	}
 	TP_ASSERT_EQ(radix.levels, TA_RADIX_MAX_LEVELS, "full height");
-	for (i = 0; i < RADIX_DIM(keys); i++) {
+	for (i = 0; i < TP_TEST_DIM(keys); i++) {
 		TP_ASSERT(radix_check_next(&radix, &m, keys[i]) == TP_TEST_OK, "at");
 		if (keys[i] != UINT64_MAX)
 			TP_ASSERT(radix_check_next(&radix, &m, keys[i] + 1) ==
@@ -552,11 +551,4 @@ static const struct tp_test_case radix_cases[] = {
 	{ "large_n_300k_cut", test_large },
 };
 
-int
-main(int argc, char **argv)
-{
-	const char *filter = argc > 1 ? argv[1] : NULL;
-
-	return tp_test_run("radix", radix_cases, RADIX_DIM(radix_cases),
-			   filter) != 0;
-}
+TP_TEST_MAIN("radix", radix_cases)

@@ -419,8 +419,15 @@ run_mode(enum sec_mode mode, struct tc_evcount *ec)
 	return TP_TEST_OK;
 }
 
+/*
+ * One case of the shared timers: reset them, let before() act as the
+ * primary (when not NULL), run a secondary in mode, let after() act once
+ * it exited (when not NULL), then check every timer's outcome within
+ * max_ms.
+ */
 static int
-test_secondary_arm_cancel(void)
+sec_case(enum sec_mode mode, int (*before)(void), int (*after)(void),
+	 uint32_t max_ms)
 {
 	struct timer_adapter_accounting ac0;
 	struct tc_evcount ec;
@@ -429,75 +436,74 @@ test_secondary_arm_cancel(void)
 	TP_ASSERT(tc_evcount_init(&ec, shm->tims, SEC_N, false) == 0, "alloc");
 	shm_reset(SEC_N);
 	TP_ASSERT_EQ(timer_adapter_accounting_get(adapter, &ac0), 0, "acct");
-	rc = run_mode(MODE_ARM_CANCEL, &ec);
+	rc = before == NULL ? TP_TEST_OK : before();
 	if (rc == TP_TEST_OK)
-		rc = check_outcomes(&ec, SEC_N, 5000, &ac0);
+		rc = run_mode(mode, &ec);
+	if (rc == TP_TEST_OK && after != NULL)
+		rc = after();
+	if (rc == TP_TEST_OK)
+		rc = check_outcomes(&ec, SEC_N, max_ms, &ac0);
 	tc_evcount_free(&ec);
 	return rc;
 }
 
-/* The primary arms, a secondary cancels half of them. */
 static int
-test_secondary_cancels_primary(void)
+test_secondary_arm_cancel(void)
 {
-	struct timer_adapter_accounting ac0;
-	struct rte_event_timer *t;
-	struct tc_evcount ec;
-	unsigned int i;
-	int rc;
+	return sec_case(MODE_ARM_CANCEL, NULL, NULL, 5000);
+}
 
-	TP_ASSERT(tc_evcount_init(&ec, shm->tims, SEC_N, false) == 0, "alloc");
-	shm_reset(SEC_N);
-	TP_ASSERT_EQ(timer_adapter_accounting_get(adapter, &ac0), 0, "acct");
+/* The primary arms every timer with 300 ticks. */
+static int
+primary_arms(void)
+{
+	struct rte_event_timer *t;
+	unsigned int i;
+
 	for (i = 0; i < SEC_N; i++) {
 		t = &shm->tims[i];
 		t->timeout_ticks = 300;
 		shm->armed[i] = timer_adapter_arm_burst(adapter, &t, 1);
 		TP_ASSERT_EQ(shm->armed[i], 1, "arm %u", i);
 	}
-	rc = run_mode(MODE_CANCEL_PRIMARY, &ec);
-	if (rc == TP_TEST_OK)
-		rc = check_outcomes(&ec, SEC_N, 6000, &ac0);
-	tc_evcount_free(&ec);
-	return rc;
+	return TP_TEST_OK;
+}
+
+/* The primary arms, a secondary cancels half of them. */
+static int
+test_secondary_cancels_primary(void)
+{
+	return sec_case(MODE_CANCEL_PRIMARY, primary_arms, NULL, 6000);
+}
+
+/* The primary cancels the odd timers, parked by a secondary. */
+static int
+primary_cancels_odd(void)
+{
+	struct timer_adapter_accounting ac;
+	struct rte_event_timer *t;
+	unsigned int i;
+
+	/* 3 s is beyond the next 1.28 s span: parked, far ring. */
+	TP_ASSERT_EQ(timer_adapter_accounting_get(adapter, &ac), 0, "acct");
+	printf("    %" PRIu64 " timers parked by the secondary\n", ac.parked);
+	TP_ASSERT(ac.parked > 0, "the secondary parked nothing");
+	for (i = 1; i < SEC_N; i += 2) {
+		t = &shm->tims[i];
+		shm->cancel_ok[i] = timer_adapter_cancel_burst(adapter, &t, 1);
+		if (!shm->cancel_ok[i])
+			shm->cancel_err[i] = rte_errno;
+		TP_ASSERT_EQ(shm->cancel_ok[i], 1, "cancel %u: %s", i,
+			     tc_errno_name(rte_errno));
+	}
+	return TP_TEST_OK;
 }
 
 /* A secondary arms and exits; the primary cancels half of its timers. */
 static int
 test_secondary_arms_primary_cancels(void)
 {
-	struct timer_adapter_accounting ac0;
-	struct rte_event_timer *t;
-	struct tc_evcount ec;
-	unsigned int i;
-	int rc;
-
-	TP_ASSERT(tc_evcount_init(&ec, shm->tims, SEC_N, false) == 0, "alloc");
-	shm_reset(SEC_N);
-	TP_ASSERT_EQ(timer_adapter_accounting_get(adapter, &ac0), 0, "acct");
-	rc = run_mode(MODE_ARM_ONLY, &ec);
-	if (rc == TP_TEST_OK) {
-		struct timer_adapter_accounting ac;
-
-		/* 3 s is beyond the next 1.28 s span: parked, far ring. */
-		TP_ASSERT_EQ(timer_adapter_accounting_get(adapter, &ac), 0,
-			     "acct");
-		printf("    %" PRIu64 " timers parked by the secondary\n",
-		       ac.parked);
-		TP_ASSERT(ac.parked > 0, "the secondary parked nothing");
-		for (i = 1; i < SEC_N; i += 2) {
-			t = &shm->tims[i];
-			shm->cancel_ok[i] =
-				timer_adapter_cancel_burst(adapter, &t, 1);
-			if (!shm->cancel_ok[i])
-				shm->cancel_err[i] = rte_errno;
-			TP_ASSERT_EQ(shm->cancel_ok[i], 1, "cancel %u: %s", i,
-				     tc_errno_name(rte_errno));
-		}
-		rc = check_outcomes(&ec, SEC_N, 6000, &ac0);
-	}
-	tc_evcount_free(&ec);
-	return rc;
+	return sec_case(MODE_ARM_ONLY, NULL, primary_cancels_odd, 6000);
 }
 
 /* A secondary killed with SIGKILL after arming: its timers still fire. */
@@ -650,8 +656,6 @@ primary_setup(void)
 		printf("the secondary suite needs hugepages (no --no-huge)\n");
 		return -1;
 	}
-	if (tc_eventdev_setup() < 0)
-		return -1;
 	mz = rte_memzone_reserve(SEC_MZ, sizeof(struct sec_shm),
 				 rte_socket_id(), 0);
 	if (mz == NULL) {
@@ -680,12 +684,20 @@ primary_setup(void)
 	return 0;
 }
 
+/* After the cases. */
+static void
+primary_teardown(void)
+{
+	timer_adapter_stop(adapter);
+	timer_adapter_free(adapter);
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *filter = NULL;
+	static const struct tp_test_table table = TP_TEST_TABLE(cases);
 	bool secondary = false, no_shared = false;
-	int i, ret, failed;
+	int i, ret;
 
 	/* Before rte_eal_init(), whose getopt may reorder argv. */
 	for (i = 1; i < argc; i++) {
@@ -727,14 +739,6 @@ main(int argc, char **argv)
 		printf("RESULT secondary: 0 passed, 1 failed\n");
 		return 1;
 	}
-	if (tc_eal_init(argc, argv, &filter) < 0 || primary_setup() < 0) {
-		printf("RESULT secondary: 0 passed, 1 failed\n");
-		return 1;
-	}
-	failed = tp_test_run("secondary", cases, RTE_DIM(cases), filter);
-	timer_adapter_stop(adapter);
-	timer_adapter_free(adapter);
-	tc_eventdev_teardown();
-	rte_eal_cleanup();
-	return failed == 0 ? 0 : 1;
+	return tc_suite_main("secondary", &table, 1, argc, argv,
+			     primary_setup, primary_teardown);
 }

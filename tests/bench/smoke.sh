@@ -17,18 +17,8 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 bin="$build/app/timer_bench/dpdk-timer_bench"
 out=$(mktemp -d "${TMPDIR:-/tmp}/tp_bench.XXXXXX")
 trap 'rm -rf "$out"' EXIT
-pass=0
-fail=0
-
-check() { # check NAME CONDITION-EXIT-STATUS
-	if [ "$2" -eq 0 ]; then
-		echo "[ PASS ] bench_smoke.$1"
-		pass=$((pass + 1))
-	else
-		echo "[ FAIL ] bench_smoke.$1"
-		fail=$((fail + 1))
-	fi
-}
+SUITE=bench_smoke
+. "$src/tests/check.sh"
 
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
@@ -83,5 +73,4 @@ sys.exit(1 if bad else 0)
 PYEOF
 check every_figure_and_exactly_once $?
 
-echo "RESULT bench_smoke: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+check_result

@@ -18,18 +18,8 @@ secs=${FUZZ_SECONDS:-60}
 out="$build/fuzz"
 work=$(mktemp -d "${TMPDIR:-/tmp}/tp_fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-pass=0
-fail=0
-
-check() { # check NAME STATUS
-	if [ "$2" -eq 0 ]; then
-		echo "[ PASS ] fuzz_parse.$1"
-		pass=$((pass + 1))
-	else
-		echo "[ FAIL ] fuzz_parse.$1"
-		fail=$((fail + 1))
-	fi
-}
+SUITE=fuzz_parse
+. "$src/tests/check.sh"
 
 if ! command -v clang >/dev/null && [ "$(id -u)" = 0 ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
@@ -55,7 +45,7 @@ rc=$?
 cat "$work/build.log"
 check builds $rc
 if [ $rc -ne 0 ]; then
-	echo "RESULT fuzz_parse: $pass passed, $fail failed"
+	check_result
 	exit 1
 fi
 
@@ -75,5 +65,4 @@ grep -E "^stat::number_of_executed_units|^Done|ERROR|SUMMARY|==[0-9]+==" \
 	"$work/fuzz.log" | head -20
 check "no_finding_in_${secs}s" $rc
 
-echo "RESULT fuzz_parse: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+check_result

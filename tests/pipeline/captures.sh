@@ -15,12 +15,9 @@
 SUITE=captures
 . "$(dirname "$0")/lib.sh"
 
-TOOL="python3 $TP_SRC/tests/pipeline/pcap_tool.py"
 GOOD=$WORK/good.pcap
 EXP=$WORK/good.json
-$GEN -o "$GOOD" --seed 31 --flows 16 --expect "$EXP" "${TMO_ARGS[@]}" \
-	2>/dev/null
-NGOOD=$($TOOL count "$GOOD")
+NGOOD=$(tp_gen_expect "$GOOD" "$EXP" --seed 31 --flows 16)
 
 # run_vdev LOG VDEV-ARGS [APP-ARGS...]: one run with our own net_pcap args.
 run_vdev() {
@@ -262,17 +259,10 @@ if ran $name "$log" $? 6; then
 fi
 
 # The parser on hand-built chains: every split point, broken chains.
-PS=$WORK/parse_segments
-SAN=(-fsanitize=address,undefined -fno-sanitize-recover=undefined)
-# shellcheck disable=SC2046
-if ! cc -O1 -g -Wall -Wextra -Werror "${SAN[@]}" -DALLOW_EXPERIMENTAL_API \
-	-I"$TP_SRC/examples/timer_pipeline" -I"$TP_SRC/common" \
-	$(pkg-config --cflags libdpdk) \
-	"$TP_SRC/tests/pipeline/parse_segments.c" -o "$PS" \
-	$(pkg-config --libs libdpdk) \
-	-Wl,-rpath,"$(pkg-config --variable=libdir libdpdk)" -Wl,--disable-new-dtags \
-	>"$WORK/ps_build.log" 2>&1; then
-	tp_fail parse_segments_builds "cc failed" "$WORK/ps_build.log"
+# Built by tests/meson.build, with ASan and UBSan.
+PS=$TP_BUILD/tests/parse_segments
+if [ ! -x "$PS" ]; then
+	tp_fail parse_segments_builds "$PS not built"
 else
 	$GEN -o "$WORK/mix.pcap" --seed 7 --flows 40 --malformed 60 \
 		--non-ip 10 --garbage 40 --vlan-pct 40 --qinq-pct 50 \
@@ -284,8 +274,8 @@ else
 	done
 	for cap in mix.pcap seg.pcap ps_sll2.pcap ps_raw.pcap ps_null.pcap; do
 		name=parse_segments_${cap%.pcap}
-		# run_tests.sh runs suites under stdbuf, whose LD_PRELOAD
-		# library precedes the ASan runtime: tell ASan that is fine.
+		# An LD_PRELOAD library (stdbuf's, say) would precede the
+		# ASan runtime: none, and tell ASan not to mind.
 		if ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 \
 			LD_PRELOAD= timeout 120 "$PS" "$WORK/$cap" \
 			>"$WORK/$name.log" 2>&1; then

@@ -56,6 +56,21 @@ print(n, p, reasons.get("lack_of_resources", 0))
 EOF
 }
 
+# fault_run NAME VDEV-ARGS APP-ARGS...: case NAME's run on event_sw and
+# net_pcap0 (VDEV-ARGS: rx_pcap=...), with its flow log; sets name, log,
+# json and rc (the exit status).
+fault_run() {
+	name=$1
+	log=$WORK/$name.log
+	json=$WORK/$name.json
+	local vdev=$2
+	shift 2
+	tp_eal
+	tp_run "$log" 60 "${EAL[@]}" --vdev=event_sw0 "--vdev=net_pcap0,$vdev" \
+		-- "$@" --flow-log "$json"
+	rc=$?
+}
+
 # accounted CASE LOG RC [JSON]: clean exit, the exactly-once check passed,
 # no mbuf left out of the pool except those a PMD holds ($HELD), and, with
 # a flow log, one record per flow created.
@@ -132,15 +147,9 @@ done
 # (table_full, and, RX being faster than the worker, evdev_full, and
 # shutdown for a burst RX held when --duration stopped it).
 for policy in evict drop; do
-	name=flow_table_full_$policy
-	log=$WORK/$name.log
-	json=$WORK/$name.json
-	tp_eal
-	tp_run "$log" 60 "${EAL[@]}" --vdev=event_sw0 \
-		"--vdev=net_pcap0,rx_pcap=$MANY,infinite_rx=1" -- \
+	fault_run flow_table_full_$policy "rx_pcap=$MANY,infinite_rx=1" \
 		"${TMO_ARGS[@]}" -T 0 --flows 64 --table-full $policy \
-		--duration 2 --flow-log "$json"
-	rc=$?
+		--duration 2
 	HELD=$MANY_PKTS
 	accounted "$name" "$log" $rc "$json" || { HELD=0; continue; }
 	HELD=0
@@ -171,15 +180,8 @@ done
 # fails to allocate, counts rx_nombuf and loses the packet it had read;
 # the pipeline shows the PMD's count, keeps running, and every packet of
 # the capture is either received or one of those.
-name=mbuf_pool_exhausted
-log=$WORK/$name.log
-json=$WORK/$name.json
-tp_eal
-tp_run "$log" 60 "${EAL[@]}" --vdev=event_sw0 \
-	"--vdev=net_pcap0,rx_pcap=$BIG" -- "${TMO_ARGS[@]}" -T 0 \
-	--flows 16384 --mbufs 512 --fwd-mode drop --stop-when-done \
-	--flow-log "$json"
-rc=$?
+fault_run mbuf_pool_exhausted "rx_pcap=$BIG" "${TMO_ARGS[@]}" -T 0 \
+	--flows 16384 --mbufs 512 --fwd-mode drop --stop-when-done
 if accounted "$name" "$log" $rc "$json"; then
 	read -r rx ipk nombuf <<<"$(tp_nums "$log" rx_pkts port_ipackets \
 		port_rx_nombuf)"
@@ -210,17 +212,10 @@ fi
 # expiries with the workers'), and no mbuf leaks. Every packet that reached a worker is in a flow record; the rest
 # are drops by reason: rx == forwarded + dropped.
 for ad in direct rte; do
-	name=slow_worker_backpressure_$ad
-	log=$WORK/$name.log
-	json=$WORK/$name.json
-	tp_eal
-	tp_run "$log" 60 "${EAL[@]}" --vdev=event_sw0 \
-		"--vdev=net_pcap0,rx_pcap=$MANY,infinite_rx=1" -- \
+	fault_run slow_worker_backpressure_$ad "rx_pcap=$MANY,infinite_rx=1" \
 		--tmo-udp 20ms --tmo-active 1s --timer-tick 1ms -T 0 \
 		--flows 4096 --events 256 --timer-adapter $ad \
-		--fault-worker-delay-us 20000 --fwd-mode drop --duration 3 \
-		--flow-log "$json"
-	rc=$?
+		--fault-worker-delay-us 20000 --fwd-mode drop --duration 3
 	HELD=$MANY_PKTS
 	accounted "$name" "$log" $rc "$json" || { HELD=0; continue; }
 	HELD=0
@@ -254,16 +249,10 @@ done
 # each): the limit is raised with a warning, so expiry events never wait
 # for credits that other ports keep; with slow workers the run still ends
 # cleanly with every expiry processed.
-name=tiny_events
-log=$WORK/$name.log
-json=$WORK/$name.json
-tp_eal
-tp_run "$log" 60 "${EAL[@]}" --vdev=event_sw0 \
-	"--vdev=net_pcap0,rx_pcap=$MANY,infinite_rx=1" -- \
+fault_run tiny_events "rx_pcap=$MANY,infinite_rx=1" \
 	--tmo-udp 20ms --tmo-active 1s --timer-tick 1ms -T 0 \
 	--flows 4096 --events 64 --fault-worker-delay-us 2000 \
-	--fwd-mode drop --duration 3 --flow-log "$json"
-rc=$?
+	--fwd-mode drop --duration 3
 HELD=$MANY_PKTS
 if accounted "$name" "$log" $rc "$json"; then
 	read -r aexp exp <<<"$(tp_nums "$log" adapter_expiries \

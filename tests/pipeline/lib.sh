@@ -32,6 +32,7 @@ TP_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TP_BIN=$TP_BUILD/examples/timer_pipeline/dpdk-timer_pipeline
 GEN="python3 $TP_SRC/tools/gen_pcap.py"
 CHECK="python3 $TP_SRC/tests/pipeline/check_records.py"
+TOOL="python3 $TP_SRC/tests/pipeline/pcap_tool.py"
 WORK=$(mktemp -d "/tmp/tp_pipeline_${SUITE}_XXXXXX")
 TP_PREFIX="tp_${SUITE}_$$"
 TP_RUNS=0
@@ -77,6 +78,16 @@ tp_fail() {
 tp_result() {
 	echo "RESULT pipeline_${SUITE}: $pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
+}
+
+# tp_gen_expect CAPTURE RECORDS GEN-ARGS...: gen_pcap.py writes CAPTURE
+# and RECORDS, its model of the flow records under the TMO_ARGS timeouts;
+# prints the capture's number of packets.
+tp_gen_expect() {
+	local cap=$1 exp=$2
+	shift 2
+	$GEN -o "$cap" "$@" --expect "$exp" "${TMO_ARGS[@]}" 2>/dev/null
+	$TOOL count "$cap"
 }
 
 # EAL options for run number N (a fresh --file-prefix each time).
@@ -145,6 +156,23 @@ tp_start() {
 		kill -0 "$PID" 2>/dev/null || return 1
 		sleep 0.2
 	done
+	return 1
+}
+
+# tp_start_replay [--sock] NAME LOG TIMEOUT CAPTURE [APP-ARGS...]: case
+# NAME's pipeline, started by tp_start (a fresh tp_eal) on event_sw and
+# net_pcap0 replaying CAPTURE forever, with -T 1 (stats screens). Fails
+# case NAME ("did not start") and returns 1 if it does not get running.
+tp_start_replay() {
+	local sock=() name log secs cap
+	[ "$1" = --sock ] && { sock=(--sock); shift; }
+	name=$1 log=$2 secs=$3 cap=$4
+	shift 4
+	tp_eal
+	tp_start "${sock[@]}" "$log" "$secs" "${EAL[@]}" --vdev=event_sw0 \
+		"--vdev=net_pcap0,rx_pcap=$cap,infinite_rx=1" -- -T 1 "$@" &&
+		return 0
+	tp_fail "$name" "did not start" "$log"
 	return 1
 }
 

@@ -20,7 +20,6 @@
 SUITE=linktypes
 . "$(dirname "$0")/lib.sh"
 
-TOOL="python3 $TP_SRC/tests/pipeline/pcap_tool.py"
 # clean NAME LOG RC WANT-RX: exit 0, check PASSED, rx == forwarded +
 # dropped by reason, rx as wanted (numbers from the run's summary JSON).
 clean() {
@@ -34,6 +33,23 @@ clean() {
 		return 0
 	fi
 	return 1
+}
+
+# records_case NAME CAPTURE EXPECT MODE [APP-ARGS...]: case NAME, a run of
+# CAPTURE: clean (every packet received) and its flow records EXPECT's
+# (check_records.py records --mode MODE).
+records_case() {
+	local name=$1 cap=$2 exp=$3 mode=$4 log=$WORK/$1.log rc why
+	shift 4
+	tp_pcap_run "$log" "$cap" "$WORK/$name.out.pcap" "$@" \
+		--flow-log "$WORK/$name.json"
+	rc=$?
+	clean "$name" "$log" $rc "$($TOOL count "$cap")" || return
+	if why=$($CHECK records "$WORK/$name.json" "$exp" --mode "$mode"); then
+		tp_pass "$name"
+	else
+		tp_fail "$name" "$why" "$log"
+	fi
 }
 
 # same_ip NAME A.pcap B.pcap: the same frames once MACs are zeroed (our
@@ -85,49 +101,20 @@ done
 
 # Raw IP under the numbers some systems give it (libpcap reports 101 as 12).
 for n in 12 14; do
-	name=raw_as_linktype_$n
-	log=$WORK/$name.log
 	$TOOL linktype "$WORK/raw.pcap" "$WORK/raw$n.pcap" $n
-	tp_pcap_run "$log" "$WORK/raw$n.pcap" "$WORK/$name.out.pcap" \
-		--flow-log "$WORK/$name.json"
-	clean $name "$log" $? "$($TOOL count "$WORK/raw$n.pcap")" || continue
-	if why=$($CHECK records "$WORK/$name.json" "$WORK/raw.json" \
-		 --mode unpaced); then
-		tp_pass $name
-	else
-		tp_fail $name "$why" "$log"
-	fi
+	records_case raw_as_linktype_$n "$WORK/raw$n.pcap" "$WORK/raw.json" \
+		unpaced
 done
 
 # NULL written on a big-endian host: the family in the other byte order
 # (read as tcpdump reads it); LOOP's is always network order (above).
-name=null_big_endian_host
-log=$WORK/$name.log
 $TOOL null-swap "$WORK/null.pcap" "$WORK/null_be.pcap"
-tp_pcap_run "$log" "$WORK/null_be.pcap" "$WORK/$name.out.pcap" \
-	--flow-log "$WORK/$name.json"
-if clean $name "$log" $? "$($TOOL count "$WORK/null_be.pcap")"; then
-	if why=$($CHECK records "$WORK/$name.json" "$WORK/null.json" \
-		 --mode unpaced); then
-		tp_pass $name
-	else
-		tp_fail $name "$why" "$log"
-	fi
-fi
+records_case null_big_endian_host "$WORK/null_be.pcap" "$WORK/null.json" \
+	unpaced
 
 # Paced: capture timestamps read through a cooked header too.
-name=sll2_paced
-log=$WORK/$name.log
-tp_pcap_run "$log" "$WORK/sll2.pcap" "$WORK/$name.out.pcap" --replay-pace \
-	--flow-log "$WORK/$name.json"
-if clean $name "$log" $? "$($TOOL count "$WORK/sll2.pcap")"; then
-	if why=$($CHECK records "$WORK/$name.json" "$WORK/sll2.json" \
-		 --mode paced); then
-		tp_pass $name
-	else
-		tp_fail $name "$why" "$log"
-	fi
-fi
+records_case sll2_paced "$WORK/sll2.pcap" "$WORK/sll2.json" paced \
+	--replay-pace
 
 # --- Cooked packets that are not IP --------------------------------------------
 
@@ -166,9 +153,8 @@ fi
 
 # --- BIG TCP: records over 65535 bytes ----------------------------------------
 
-$GEN -o "$WORK/big.pcap" --seed 43 --flows 16 --mix tcp=1 --big-tcp 4 \
-	--expect "$WORK/big.json" "${TMO_ARGS[@]}" 2>/dev/null
-n=$($TOOL count "$WORK/big.pcap")
+n=$(tp_gen_expect "$WORK/big.pcap" "$WORK/big.json" --seed 43 --flows 16 \
+	--mix tcp=1 --big-tcp 4)
 for ad in direct rte; do
 	name=big_tcp_$ad
 	log=$WORK/$name.log

@@ -4,7 +4,8 @@
 
 /*
  * The packet parser (examples/timer_pipeline/tp_parse.h) on segmented
- * mbufs, without EAL: built and run by tests/pipeline/captures.sh.
+ * mbufs, without EAL: built by tests/meson.build, run by
+ * tests/pipeline/captures.sh.
  *
  *     parse_segments CAPTURE.pcap
  *

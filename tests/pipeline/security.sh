@@ -28,9 +28,7 @@ SUITE=security
 TEL="python3 $TP_SRC/tests/pipeline/telemetry_client.py"
 IN=$WORK/in.pcap
 EXP=$WORK/in.json
-$GEN -o "$IN" --seed 41 --flows 20 --expect "$EXP" "${TMO_ARGS[@]}" \
-	2>/dev/null
-NIN=$(python3 "$TP_SRC/tests/pipeline/pcap_tool.py" count "$IN")
+NIN=$(tp_gen_expect "$IN" "$EXP" --seed 41 --flows 20)
 SECRET="precious content, not to be overwritten"
 
 # refused NAME FILE WORDS EAL-AND-APP-ARGS...: tp_refused (lib.sh): exit
@@ -261,13 +259,9 @@ else
 fi
 
 # Clients that leave before their reply, under load (infinite_rx).
-tp_eal
 log=$WORK/tel_storm.log
-if ! start "$log" "${EAL[@]}" --vdev=event_sw0 \
-	"--vdev=net_pcap0,rx_pcap=$IN,infinite_rx=1" -- -T 1 \
+if tp_start_replay --sock telemetry_disconnect_storm "$log" 90 "$IN" \
 	--flow-log "$WORK/storm.json"; then
-	tp_fail telemetry_disconnect_storm "did not start" "$log"
-else
 	why=$($TEL storm "$SOCK" 200 /timer_pipeline/flows)
 	ok=$?
 	sleep 0.5

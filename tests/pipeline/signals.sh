@@ -59,14 +59,10 @@ exited() {
 }
 
 # 1. SIGINT under load: net_pcap replaying a capture forever.
-tp_eal
-prefix=${TP_PREFIX}_$TP_RUNS
 log=$WORK/sigint.log
-if ! start "$log" "${EAL[@]}" --vdev=event_sw0 \
-	"--vdev=net_pcap0,rx_pcap=$LOAD,infinite_rx=1" -- -T 1 \
+if tp_start_replay sigint_under_load "$log" 60 "$LOAD" \
 	--flow-log "$WORK/sigint.json"; then
-	tp_fail sigint_under_load "did not start" "$log"
-else
+	prefix=${TP_PREFIX}_$TP_RUNS
 	# Telemetry while it runs.
 	tel=$(printf '/timer_pipeline/stats\n/timer_pipeline/flows\n' |
 	      timeout 10 dpdk-telemetry.py -f "$prefix" 2>&1)
@@ -87,16 +83,12 @@ fi
 
 # 2. SIGTERM under load, every-packet refresh with DPDK's adapter and
 # short timeouts, so timers expire, re-arm and get cancelled all along.
-tp_eal
 log=$WORK/sigterm.log
-if ! start "$log" "${EAL[@]}" --vdev=event_sw0 \
-	"--vdev=net_pcap0,rx_pcap=$LOAD,infinite_rx=1" -- -T 1 \
+if tp_start_replay sigterm_every_packet "$log" 60 "$LOAD" \
 	--timer-adapter rte --refresh every-packet --tmo-udp 20ms \
 	--tmo-tcp-est 30ms --tmo-tcp-syn 20ms --tmo-icmp 20ms \
 	--tmo-other 20ms --tmo-tcp-closing 10ms --timer-tick 1ms \
 	--flows 128 --flow-log "$WORK/sigterm.json"; then
-	tp_fail sigterm_every_packet "did not start" "$log"
-else
 	sleep 1
 	stop TERM
 	if exited "$log" && in_time &&
@@ -154,14 +146,10 @@ fi
 # 5. SIGTERM with slow workers (--fault-worker-delay-us): the event device
 # is full and RX blocked on it when the signal comes; RX gives up what it
 # holds (counted as "shutdown" drops), workers drain the rest.
-tp_eal
 log=$WORK/slow.log
-if ! start "$log" "${EAL[@]}" --vdev=event_sw0 \
-	"--vdev=net_pcap0,rx_pcap=$LOAD,infinite_rx=1" -- -T 1 \
+if tp_start_replay sigterm_slow_workers "$log" 60 "$LOAD" \
 	--fault-worker-delay-us 500 --events 1024 --tmo-udp 50ms \
 	--timer-tick 1ms --flow-log "$WORK/slow.json"; then
-	tp_fail sigterm_slow_workers "did not start" "$log"
-else
 	stop TERM
 	if exited "$log" && flushed "$log" "$WORK/slow.json" &&
 	   tp_expect "enqueue retries" "$(tp_num "$log" enqueue_retries)" \
@@ -175,13 +163,9 @@ fi
 # 6. A second signal during the flush: stop at once, status 1. Slow
 # workers (20 ms per burst) behind a full event device make the drain long
 # enough (seconds) to be interrupted.
-tp_eal
 log=$WORK/twice.log
-if ! start "$log" "${EAL[@]}" --vdev=event_sw0 \
-	"--vdev=net_pcap0,rx_pcap=$LOAD,infinite_rx=1" -- -T 1 \
+if tp_start_replay second_signal "$log" 60 "$LOAD" \
 	--flows 262144 --fault-worker-delay-us 20000; then
-	tp_fail second_signal "did not start" "$log"
-else
 	t0=$(date +%s)
 	kill -INT "$APP"
 	sleep 0.1
