@@ -235,22 +235,7 @@ tp_pcap_run() {
 # ("drop_evdev_full" = "counters.drop_evdev_full"). A missing file or key
 # gives "none" in its place (which tp_expect refuses), never a shift.
 tp_nums() {
-	python3 - "$(tp_sum_path "$1")" "${@:2}" <<'EOF'
-import json, sys
-try:
-    doc = json.load(open(sys.argv[1]))
-except (OSError, ValueError):
-    doc = {}
-out = []
-for key in sys.argv[2:]:
-    v = doc
-    for part in (key if "." in key else "counters." + key).split("."):
-        v = v.get(part) if isinstance(v, dict) else None
-    if isinstance(v, bool):
-        v = str(v).lower()
-    out.append("none" if v is None or isinstance(v, dict) else str(v))
-print(" ".join(out))
-EOF
+	python3 "$TP_SRC/tools/tplib.py" nums "$(tp_sum_path "$1")" "${@:2}"
 }
 
 # tp_num LOG KEY: one number, as tp_nums.
