@@ -10,13 +10,8 @@
  * main lcore only; reads the slots without locks (tp_counters.h).
  */
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <rte_cycles.h>
 
