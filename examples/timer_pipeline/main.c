@@ -48,6 +48,8 @@ tp_signal_handler(int signum)
 
 /*
  * Process-wide settings, before EAL creates any thread:
+ * - SIGXFSZ ignored: a write past RLIMIT_FSIZE fails with EFBIG, which the
+ *   record sinks count and report, instead of killing the run.
  * - SIGPIPE ignored: a peer gone before we write must fail that write, not
  *   kill the run before its flush. DPDK's telemetry answers with write(),
  *   which cannot pass MSG_NOSIGNAL (Linux raises no SIGPIPE on its
@@ -61,6 +63,8 @@ static void
 tp_process_harden(void)
 {
 	signal(SIGPIPE, SIG_IGN);
+	/* RLIMIT_FSIZE reached: EFBIG, counted like a full disk, not death. */
+	signal(SIGXFSZ, SIG_IGN);
 	umask(umask(0) | S_IWGRP | S_IWOTH);
 }
 
@@ -174,6 +178,10 @@ tp_args(int argc, char **argv, struct tp_config *cfg, char **eal_argv,
 		tp_counters_print_rst();
 		return EXIT_SUCCESS;
 	}
+	if (cfg->help_exit_rst) {
+		tp_config_exit_rst();
+		return EXIT_SUCCESS;
+	}
 	if (cfg->dump_config) {
 		tp_config_dump(cfg);
 		return EXIT_SUCCESS;
@@ -193,15 +201,19 @@ tp_args(int argc, char **argv, struct tp_config *cfg, char **eal_argv,
 static int
 tp_run(struct tp_ctx *ctx)
 {
+	int status;
+
 	tp_lcore_roles_print(ctx);
 	tp_launch(ctx);
 	tp_records_drain(ctx);
+	tp_records_close(ctx);	/* the flow log's last write errors */
 	tp_ipfix_stop(ctx);	/* export what is queued, bounded */
 	tp_trace_drain(ctx);
+	ctx->tx_pcap_short = tp_ports_tx_pcap_short(ctx);
 	tp_stats_print(ctx, true);
 	tp_stats_json_write(ctx, true);
-	return tp_stats_check(ctx) == 0 && !ctx->aborted ?
-		EXIT_SUCCESS : EXIT_FAILURE;
+	status = tp_stats_check(ctx);
+	return status == EXIT_SUCCESS && ctx->aborted ? EXIT_FAILURE : status;
 }
 
 int

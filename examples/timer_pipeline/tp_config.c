@@ -632,6 +632,7 @@ tp_config_prescan(struct tp_config *cfg, int argc, char **argv)
 #define TP_OPT_DUMP 258
 #define TP_OPT_HELP_RST 259
 #define TP_OPT_HELP_COUNTERS_RST 260	/* hidden: docs/counters.inc */
+#define TP_OPT_HELP_EXIT_RST 261	/* hidden: docs/exit-status.inc */
 #define TP_OPT_BASE 512		/* option i: TP_OPT_BASE + i */
 #define TP_OPT_NO_BASE 1024	/* --no-NAME of option i */
 
@@ -665,6 +666,8 @@ tp_long_options(struct option *lo, char (*no_names)[64])
 				   TP_OPT_HELP_RST };
 	lo[n++] = (struct option){ "help-counters-rst", no_argument, NULL,
 				   TP_OPT_HELP_COUNTERS_RST };
+	lo[n++] = (struct option){ "help-exit-rst", no_argument, NULL,
+				   TP_OPT_HELP_EXIT_RST };
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
@@ -683,7 +686,7 @@ tp_long_exact(const char *tok, const char *name)
 static int
 tp_config_getopt(struct tp_config *cfg, int argc, char **argv)
 {
-	struct option lo[2 * TP_NB_OPTIONS + 6];
+	struct option lo[2 * TP_NB_OPTIONS + 7];
 	char no_names[TP_NB_OPTIONS][64];
 	char where[96];
 	const char *tok;
@@ -717,11 +720,13 @@ tp_config_getopt(struct tp_config *cfg, int argc, char **argv)
 		if (opt == TP_OPT_CONFIG || opt == TP_OPT_HELP || opt == 'h')
 			continue;	/* handled by the prescan */
 		if (opt == TP_OPT_DUMP || opt == TP_OPT_HELP_RST ||
-		    opt == TP_OPT_HELP_COUNTERS_RST) {
+		    opt == TP_OPT_HELP_COUNTERS_RST ||
+		    opt == TP_OPT_HELP_EXIT_RST) {
 			cfg->dump_config |= opt == TP_OPT_DUMP;
 			cfg->help_rst |= opt == TP_OPT_HELP_RST;
 			cfg->help_counters_rst |=
 				opt == TP_OPT_HELP_COUNTERS_RST;
+			cfg->help_exit_rst |= opt == TP_OPT_HELP_EXIT_RST;
 			continue;
 		}
 		if (opt == 'p')

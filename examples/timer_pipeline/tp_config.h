@@ -20,8 +20,15 @@
 
 #include <rte_config.h>
 
+/*
+ * Exit statuses besides EXIT_SUCCESS and EXIT_FAILURE; the table that
+ * describes them all, for --help and docs/exit-status.inc, is
+ * tp_exit_statuses[] (tp_config_text.c).
+ */
 /** Exit status for a bad command line or configuration file. */
 #define TP_EXIT_USAGE 2
+/** Exit status when a record file or tx_pcap lost data (a full disk). */
+#define TP_EXIT_LOST 3
 
 /** Idle and active timeout classes; a flow uses one of the first six. */
 enum tp_tmo_class {
@@ -143,6 +150,7 @@ struct tp_config {
 	bool dump_config;		/**< --dump-config: print and exit. */
 	bool help_rst;			/**< --help-rst: option table, exit. */
 	bool help_counters_rst;		/**< Hidden: counter table, exit. */
+	bool help_exit_rst;		/**< Hidden: exit statuses, exit. */
 	bool eal_args_cmdline;		/**< EAL options came from the command
 					 * line, so [eal] args is not used.
 					 */
@@ -168,6 +176,9 @@ void tp_config_usage(const char *prgname);
 
 /** Print the option table as reStructuredText (the docs' table). */
 void tp_config_usage_rst(void);
+
+/** docs/exit-status.inc: the exit statuses as reStructuredText. */
+void tp_config_exit_rst(void);
 
 /** Print the effective configuration, one "key = value" per line. */
 void tp_config_dump(const struct tp_config *cfg);

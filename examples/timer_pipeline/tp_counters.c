@@ -146,20 +146,36 @@
 	  "Packets the ports sent.", "") \
 	C(port_oerrors, TP_GRP_PORTS, "oerrors", 0, "packets", \
 	  "Packets the ports failed to send.", "") \
+	C(port_tx_pcap_short, TP_GRP_PORTS, "", 0, "bytes", \
+	  "Bytes missing at exit from net_pcap tx_pcap files: frames " \
+	  "counted as sent that a failed write lost (net_pcap ignores " \
+	  "write errors; oerrors does not show them).", \
+	  "Above 0: the run exits with status 3. Checked for a port with " \
+	  "one tx_pcap file.") \
 	C(mbufs_pool, TP_GRP_MBUFS, "pool", 0, "mbufs", \
 	  "The packet pool's size.", "") \
 	C(mbufs_in_use, TP_GRP_MBUFS, "in_use", 0, "mbufs", \
 	  "Mbufs out of the pool: in the device, rings, PMDs and caches.", \
 	  "A gauge.") \
 	C(records_written, TP_GRP_RECORDS, "written", 0, "records", \
-	  "Flow records written (--flow-log).", \
-	  "= flows_ended at exit when --flow-log is on.") \
+	  "Flow records in the --flow-log file.", \
+	  "flows_ended = records_written + records_not_written at exit " \
+	  "when --flow-log is on (the exactly-once check).") \
+	C(records_not_written, TP_GRP_RECORDS, "not_written", 0, "records", \
+	  "Flow records lost to the --flow-log file: a write, flush or " \
+	  "close failed (ENOSPC, EFBIG, EIO).", \
+	  "Above 0: the run exits with status 3 (records lost).") \
 	C(record_ring_waits, TP_GRP_RECORDS, "ring_waits", 0, "waits", \
 	  "Times a worker found the record ring full and waited.", "") \
+	C(stats_json_failed, TP_GRP_RECORDS, "", 0, "lines", \
+	  "--stats-json lines that could not be written (warned once).", \
+	  "A diagnostic file: the run goes on and its status is not " \
+	  "changed.") \
 	C(ipfix_messages, TP_GRP_IPFIX, "messages", 0, "messages", \
 	  "IPFIX Messages sent (with --ipfix or --ipfix-file only).", "") \
 	C(ipfix_exported, TP_GRP_IPFIX, "records", 0, "records", \
-	  "Flow records sent to the collector.", \
+	  "Flow records sent to the collector, or in the --ipfix-file " \
+	  "file.", \
 	  "flows_ended = ipfix_exported + ipfix_not_sent (the " \
 	  "exactly-once check).") \
 	C(ipfix_bytes, TP_GRP_IPFIX, "bytes", 0, "bytes", \
@@ -167,7 +183,11 @@
 	C(ipfix_templates, TP_GRP_IPFIX, "templates", 0, "sends", \
 	  "Template (and options template) sends.", "") \
 	C(ipfix_not_sent, TP_GRP_IPFIX, "not_sent", 0, "records", \
-	  "Records counted as not sent.", "Includes ipfix_queue_full.") \
+	  "Records counted as not sent: the queue was full, the " \
+	  "collector down, a send failed, or (--ipfix-file) a write, " \
+	  "flush or close failed.", "Includes ipfix_queue_full. To a " \
+	  "collector a counted drop (exit 0); with --ipfix-file, above 0 " \
+	  "makes the run exit with status 3 (records lost).") \
 	C(ipfix_queue_full, TP_GRP_IPFIX, "queue_full", 0, "records", \
 	  "Records not sent because the exporter's ring was full.", "") \
 	C(ipfix_reconnects, TP_GRP_IPFIX, "reconnects", 0, "connections", \
@@ -388,11 +408,15 @@ tp_counters_read(const struct tp_ctx *ctx, struct tp_counters *c,
 		c->port_opackets += s.opackets;
 		c->port_oerrors += s.oerrors;
 	}
+	c->port_tx_pcap_short = ctx->tx_pcap_short;
 	if (ctx->pool != NULL) {
 		c->mbufs_pool = ctx->pool->size;
 		c->mbufs_in_use = rte_mempool_in_use_count(ctx->pool);
 	}
-	c->records_written = ctx->rec.written;
+	if (ctx->rec.log_on)
+		tp_sink_counts(&ctx->rec.log, &c->records_written,
+			       &c->records_not_written);
+	c->stats_json_failed = ctx->stats_json_failed_lines;
 	c->record_ring_waits = ctx->rec.ring_full;
 	ipfix = tp_ipfix_stats_get(ctx, &x);
 	c->ipfix_messages = x.messages;

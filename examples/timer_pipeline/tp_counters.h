@@ -134,12 +134,15 @@ struct tp_counters {
 	uint64_t port_ierrors;		/**< Idem. */
 	uint64_t port_opackets;		/**< Idem. */
 	uint64_t port_oerrors;		/**< Idem. */
+	uint64_t port_tx_pcap_short;	/**< Bytes tx_pcap files lack. */
 	/* mbufs */
 	uint64_t mbufs_pool;		/**< Pool size. */
 	uint64_t mbufs_in_use;		/**< Taken from it. */
 	/* records */
-	uint64_t records_written;	/**< Flow records written. */
+	uint64_t records_written;	/**< Flow records in the flow log. */
+	uint64_t records_not_written;	/**< Lost to the flow log. */
 	uint64_t record_ring_waits;	/**< Record ring full: waits. */
+	uint64_t stats_json_failed;	/**< --stats-json lines lost. */
 	/* ipfix (only with --ipfix or --ipfix-file) */
 	uint64_t ipfix_messages;	/**< IPFIX Messages sent. */
 	uint64_t ipfix_exported;	/**< Flow records sent. */

@@ -172,7 +172,11 @@ struct tp_ctx {
 	uint64_t ctl_next_tsc;		/**< Next control tick. */
 	uint64_t stats_next_tsc;	/**< Next stats screen. */
 	FILE *stats_json;		/**< --stats-json, opened at first use. */
-	bool stats_json_failed;		/**< Could not open it, or closed. */
+	bool stats_json_failed;		/**< Could not open it. */
+	bool stats_json_closed;		/**< The final line is done. */
+	bool stats_json_warned;		/**< A write failure was logged. */
+	uint64_t stats_json_failed_lines; /**< Lines not written. */
+	uint64_t tx_pcap_short;		/**< tp_ports_tx_pcap_short() at exit. */
 	uint64_t rx_seen;		/**< RX total at the last tick. */
 	uint64_t rx_change_tsc;		/**< When it last changed. */
 	const char *stop_reason;	/**< Why the run stopped. */

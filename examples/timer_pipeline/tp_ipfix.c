@@ -65,7 +65,8 @@ struct tp_ipfix {
 	bool thread_started;
 	volatile int stop;		/* set by tp_ipfix_stop() */
 	uint64_t stop_deadline_ms;
-	int fd;				/* socket or file, -1 = none */
+	int fd;				/* socket, the file's, -1 = none */
+	struct tp_sink sink;		/* --ipfix-file, unbuffered */
 	bool tcp;
 	bool file;
 	struct sockaddr_storage addr;
@@ -138,9 +139,12 @@ tp_ipfix_open(struct tp_ipfix *x)
 	const struct tp_config *cfg = x->ctx->cfg;
 
 	if (x->file) {
-		x->fd = tp_output_open("--ipfix-file", cfg->ipfix_file);
-		if (x->fd < 0)
-			x->fd = -1;	/* logged */
+		/* Once: after a write error the file takes no more. */
+		if (x->connects > 0 ||
+		    tp_sink_open(&x->sink, "--ipfix-file", cfg->ipfix_file,
+				 0) < 0)
+			return false;	/* logged */
+		x->fd = x->sink.fd;
 	} else if (x->tcp) {
 		x->fd = tp_ipfix_tcp_connect(x);
 	} else {
@@ -161,6 +165,21 @@ tp_ipfix_open(struct tp_ipfix *x)
 static void
 tp_ipfix_close(struct tp_ipfix *x, uint64_t now)
 {
+	if (x->file) {
+		if (x->fd >= 0) {
+			bool clean = x->sink.err == 0;
+
+			tp_sink_close(&x->sink);
+			/* A failed close: every record in the file in doubt. */
+			if (clean && x->sink.err != 0) {
+				TP_IPFIX_ADD(x, not_sent, x->st.records);
+				__atomic_store_n(&x->st.records, 0,
+						 __ATOMIC_RELAXED);
+			}
+		}
+		x->fd = -1;
+		return;
+	}
 	if (x->fd >= 0)
 		close(x->fd);
 	x->fd = -1;
@@ -173,17 +192,19 @@ tp_ipfix_close(struct tp_ipfix *x, uint64_t now)
 
 /* Write a whole message; a TCP stream cut mid-message is closed. */
 static bool
-tp_ipfix_write(struct tp_ipfix *x, const uint8_t *p, size_t len)
+tp_ipfix_write(struct tp_ipfix *x, const uint8_t *p, size_t len,
+	       unsigned int nrec)
 {
 	ssize_t n;
 
 	if (x->fd < 0)
 		return false;
-	if (!x->tcp && !x->file)
+	if (x->file)	/* cut back to whole messages on an error */
+		return tp_sink_put(&x->sink, p, len, nrec) == 0;
+	if (!x->tcp)
 		return send(x->fd, p, len, 0) == (ssize_t)len;
 	while (len > 0) {
-		n = x->file ? write(x->fd, p, len) :
-			send(x->fd, p, len, MSG_NOSIGNAL);
+		n = send(x->fd, p, len, MSG_NOSIGNAL);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -207,7 +228,7 @@ tp_ipfix_send(struct tp_ipfix *x)
 		TP_IPFIX_ADD(x, not_sent, nrec);
 		return nrec == 0;
 	}
-	if (!tp_ipfix_write(x, m, len)) {
+	if (!tp_ipfix_write(x, m, len, nrec)) {
 		TP_IPFIX_ADD(x, not_sent, nrec);
 		if (x->tcp || x->file)
 			tp_ipfix_close(x, tp_ipfix_now_ms());
@@ -400,9 +421,7 @@ tp_ipfix_thread(void *arg)
 	}
 	tp_ipfix_send(x);
 	tp_ipfix_send_templates(x);	/* final options record */
-	if (x->fd >= 0)
-		close(x->fd);
-	x->fd = -1;
+	tp_ipfix_close(x, tp_ipfix_now_ms());
 	return 0;
 }
 
@@ -415,6 +434,7 @@ tp_ipfix_alloc(struct tp_ctx *ctx, struct tp_ipfix *x)
 
 	x->ctx = ctx;
 	x->fd = -1;
+	x->sink.fd = -1;
 	x->file = cfg->ipfix_file[0] != '\0';
 	x->tcp = !x->file && cfg->ipfix_transport == TP_IPFIX_TCP;
 	x->backoff_ms = TP_IPFIX_BACKOFF_MIN_MS;

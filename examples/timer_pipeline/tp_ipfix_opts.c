@@ -124,7 +124,7 @@ tp_ipfix_check_config(const struct tp_config *cfg)
 				       "exclude each other: export to a "
 				       "collector or to a file");
 	if (cfg->ipfix_file[0] != '\0') {
-		if (tp_output_check(cfg->ipfix_file, file_why,
+		if (tp_output_check("--ipfix-file", cfg->ipfix_file, file_why,
 				    sizeof(file_why)) < 0)
 			return tp_config_error("option '--ipfix-file': '%s' "
 					       "%s", cfg->ipfix_file,

@@ -7,6 +7,8 @@
 
 /* Ethdev ports and the mbuf pool (tp_ports.c). */
 
+#include <stdint.h>
+
 struct tp_ctx;
 
 /** Select ports by portmask and pair them; -EINVAL if none. */
@@ -17,6 +19,13 @@ int tp_ports_setup(struct tp_ctx *ctx);
 
 /** Start the ports and wait (bounded) for their links. */
 int tp_ports_start(struct tp_ctx *ctx);
+
+/**
+ * Bytes missing from the ports' tx_pcap files: each must hold every frame
+ * sent to it (net_pcap ignores its write errors). Call once the lcores
+ * are done; each shortfall is logged.
+ */
+uint64_t tp_ports_tx_pcap_short(const struct tp_ctx *ctx);
 
 /** Stop and close the ports, free the pool. */
 void tp_ports_stop(struct tp_ctx *ctx);

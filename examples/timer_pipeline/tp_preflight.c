@@ -42,6 +42,23 @@ tp_file_error(const char *fmt, ...)
 
 #define TP_MAX_CAPTURES 64
 
+/*
+ * "the rx_pcap capture of --vdev net_pcap0", "tx_pcap of --vdev
+ * net_pcap0": names tp_output.c keeps for its messages, so they live as
+ * long as the run.
+ */
+static const char *
+tp_preflight_name(const char *fmt, const char *vdev)
+{
+	static char names[2 * TP_MAX_CAPTURES][96];
+	static unsigned int n;
+
+	if (n == RTE_DIM(names))
+		return "a file of a --vdev";
+	snprintf(names[n], sizeof(names[n]), fmt, vdev);
+	return names[n++];
+}
+
 /* A file the run reads: no output may be it (tp_output.h). */
 static int
 tp_preflight_input(const char *path, const char *what)
@@ -61,20 +78,21 @@ tp_check_rx_pcap(const char *vdev, const char *path, bool infinite,
 	if (tp_capture_check(vdev, path, infinite, cfg->stop_when_done,
 			     cfg->replay_pace) == NULL)
 		return -1;
-	return tp_preflight_input(path, "an rx_pcap capture");
+	return tp_preflight_input(path, tp_preflight_name("the rx_pcap "
+				  "capture of --vdev %s", vdev));
 }
 
 /*
  * A file that we, or net_pcap for tx_pcap, will create or truncate
- * (tp_output_check()). what: "--flow-log" or the vdev's "tx_pcap" key, for
- * the message.
+ * (tp_output_check()). what: "--flow-log" or "tx_pcap of --vdev
+ * net_pcap0", for the messages; it must live as long as the run.
  */
 static int
 tp_check_output(const char *what, const char *path)
 {
 	char why[PATH_MAX + 96];
 
-	if (tp_output_check(path, why, sizeof(why)) == 0)
+	if (tp_output_check(what, path, why, sizeof(why)) == 0)
 		return 0;
 	tp_file_error("%s '%s' %s", what, path, why);
 	return -1;
@@ -193,14 +211,12 @@ static int
 tp_check_tx_kv(const char *vdev, const char *key, const char *val,
 	       bool infinite, const struct tp_config *cfg)
 {
-	char what[128];
-
 	RTE_SET_USED(infinite);
 	RTE_SET_USED(cfg);
 	if (strcmp(key, "tx_pcap") != 0)
 		return 0;
-	snprintf(what, sizeof(what), "--vdev %s: tx_pcap", vdev);
-	return tp_check_output(what, val);
+	return tp_check_output(tp_preflight_name("tx_pcap of --vdev %s",
+						 vdev), val);
 }
 
 /*

@@ -5,7 +5,8 @@
 /*
  * Flow records (see tp_record.h): built by whoever drops a flow's last
  * reference, queued on a ring, drained by the main lcore into the sinks
- * (--flow-log, CSV or JSON lines).
+ * (--flow-log, CSV or JSON lines, through a tp_sink that counts what
+ * reached the file; the IPFIX exporter).
  */
 
 #include <arpa/inet.h>
@@ -29,6 +30,8 @@
 
 #define TP_RECORD_RING_SIZE 65536
 #define TP_DRAIN_BURST 64
+#define TP_LOG_BUF (256 * 1024)	/* the flow log's buffer */
+#define TP_LOG_LINE_MAX 640	/* longest line: JSON, two IPv6 addresses */
 
 static const char *const tp_reason_names[TP_END_MAX] = {
 	[TP_END_NONE] = "live",
@@ -45,11 +48,17 @@ tp_end_reason_name(unsigned int reason)
 	return reason < TP_END_MAX ? tp_reason_names[reason] : "?";
 }
 
+static const char tp_csv_header[] = "serial,ip_version,proto,src,sport,"
+	"dst,dport,vlan,vlan_inner,first_ns,last_ns,packets_fwd,bytes_fwd,"
+	"packets_rev,bytes_rev,tcp_flags_fwd,tcp_flags_rev,end_reason,"
+	"end_reason_code\n";
+
 int
 tp_records_init(struct tp_ctx *ctx)
 {
 	struct tp_records *rec = &ctx->rec;
 	const struct tp_config *cfg = ctx->cfg;
+	int ret;
 
 	/* A ring element is a whole number of 4-byte words; the pads are
 	 * explicit, so no byte of a record is left unset.
@@ -70,19 +79,22 @@ tp_records_init(struct tp_ctx *ctx)
 	if (cfg->flow_log[0] == '\0')
 		return 0;
 	/* Checked before EAL (tp_preflight.c); the open checks again. */
-	rec->log = tp_output_fopen("--flow-log", cfg->flow_log);
-	if (rec->log == NULL) {
-		int err = errno;
-
+	ret = tp_sink_open(&rec->log, "--flow-log", cfg->flow_log,
+			   TP_LOG_BUF);
+	if (ret < 0) {
 		tp_records_free(ctx);
-		return -err;
+		return ret;
 	}
+	rec->log_on = true;
 	if (cfg->log_format == TP_LOG_CSV)
-		fprintf(rec->log, "serial,ip_version,proto,src,sport,dst,dport,"
-			"vlan,vlan_inner,first_ns,last_ns,packets_fwd,"
-			"bytes_fwd,packets_rev,bytes_rev,tcp_flags_fwd,"
-			"tcp_flags_rev,end_reason,end_reason_code\n");
+		tp_sink_put(&rec->log, tp_csv_header, strlen(tp_csv_header), 0);
 	return 0;
+}
+
+int
+tp_records_close(struct tp_ctx *ctx)
+{
+	return ctx->rec.log_on ? tp_sink_close(&ctx->rec.log) : 0;
 }
 
 void
@@ -92,10 +104,7 @@ tp_records_free(struct tp_ctx *ctx)
 
 	if (rec->ring != NULL)
 		tp_records_drain(ctx);
-	if (rec->log != NULL) {
-		fclose(rec->log);
-		rec->log = NULL;
-	}
+	tp_records_close(ctx);
 	rte_ring_free(rec->ring);
 	rec->ring = NULL;
 }
@@ -103,7 +112,7 @@ tp_records_free(struct tp_ctx *ctx)
 bool
 tp_records_wanted(const struct tp_ctx *ctx)
 {
-	return ctx->rec.log != NULL || ctx->ipfix != NULL;
+	return ctx->rec.log_on || ctx->ipfix != NULL;
 }
 
 /* Build the record of a flow whose last reference is gone. 8< */
@@ -146,9 +155,10 @@ tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 }
 /* >8 End of building the record. */
 
-static void
-tp_record_write(FILE *out, enum tp_log_format fmt,
-		const struct tp_flow_record *r)
+/* One line of the flow log into out (len bytes); its length, or len. */
+static int
+tp_record_format(char *out, size_t len, enum tp_log_format fmt,
+		 const struct tp_flow_record *r)
 {
 	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
 	int af = r->ipver == 4 ? AF_INET : AF_INET6;
@@ -156,7 +166,7 @@ tp_record_write(FILE *out, enum tp_log_format fmt,
 	inet_ntop(af, r->src_addr, src, sizeof(src));
 	inet_ntop(af, r->dst_addr, dst, sizeof(dst));
 	if (fmt == TP_LOG_CSV) {
-		fprintf(out, "%" PRIu64 ",%u,%u,%s,%u,%s,%u,%u,%u,%" PRIu64
+		return snprintf(out, len, "%" PRIu64 ",%u,%u,%s,%u,%s,%u,%u,%u,%" PRIu64
 			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
 			PRIu64 ",%u,%u,%s,%u\n", r->serial, r->ipver, r->proto,
 			src, r->src_port, dst, r->dst_port, r->vlan[0],
@@ -164,9 +174,8 @@ tp_record_write(FILE *out, enum tp_log_format fmt,
 			r->bytes[0], r->pkts[1], r->bytes[1], r->tcp_flags[0],
 			r->tcp_flags[1], tp_end_reason_name(r->end_reason),
 			r->end_reason);
-		return;
 	}
-	fprintf(out, "{\"serial\":%" PRIu64 ",\"ip_version\":%u,\"proto\":%u,"
+	return snprintf(out, len, "{\"serial\":%" PRIu64 ",\"ip_version\":%u,\"proto\":%u,"
 		"\"src\":\"%s\",\"sport\":%u,\"dst\":\"%s\",\"dport\":%u,"
 		"\"vlan\":%u,\"vlan_inner\":%u,\"first_ns\":%" PRIu64 ","
 		"\"last_ns\":%" PRIu64 ",\"packets_fwd\":%" PRIu64 ","
@@ -180,11 +189,28 @@ tp_record_write(FILE *out, enum tp_log_format fmt,
 		tp_end_reason_name(r->end_reason), r->end_reason);
 }
 
+/* A line into the flow log's sink, or counted there as not written. */
+static void
+tp_record_write(struct tp_sink *log, enum tp_log_format fmt,
+		const struct tp_flow_record *r)
+{
+	char *p = tp_sink_reserve(log, TP_LOG_LINE_MAX);
+	int n = 0;
+
+	if (p != NULL) {
+		n = tp_record_format(p, TP_LOG_LINE_MAX, fmt, r);
+		RTE_ASSERT(n > 0 && n < TP_LOG_LINE_MAX);
+		if (n < 0 || n >= TP_LOG_LINE_MAX)
+			n = 0;	/* cannot happen: counted as not written */
+	}
+	tp_sink_commit(log, (size_t)n, 1);
+}
+
 void
 tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r)
 {
-	if (ctx->rec.log != NULL)
-		tp_record_write(ctx->rec.log, ctx->cfg->log_format, r);
+	if (ctx->rec.log_on)
+		tp_record_write(&ctx->rec.log, ctx->cfg->log_format, r);
 	if (ctx->ipfix != NULL)
 		tp_ipfix_submit(ctx, r);	/* never waits */
 }
@@ -215,8 +241,7 @@ tp_records_drain(struct tp_ctx *ctx)
 			tp_record_emit(ctx, &r[i]);
 		total += n;
 	} while (n == TP_DRAIN_BURST);
-	rec->written += total;
-	if (total > 0 && rec->log != NULL)
-		fflush(rec->log);
+	if (total > 0 && rec->log_on)
+		tp_sink_flush(&rec->log);
 	return total;
 }

@@ -25,6 +25,7 @@
 #include <rte_ring.h>
 
 #include "tp_flow.h"
+#include "tp_output.h"
 
 struct tp_ctx;
 struct tp_lcore;
@@ -54,8 +55,8 @@ struct tp_flow_record {
 /** Record writer state (main lcore). */
 struct tp_records {
 	struct rte_ring *ring;	/**< tp_flow_record, MP/SC. */
-	FILE *log;		/**< --flow-log, or NULL. */
-	uint64_t written;	/**< Records drained to the sinks (main). */
+	struct tp_sink log;	/**< --flow-log (main lcore), if log_on. */
+	bool log_on;		/**< --flow-log is open or was. */
 	uint64_t ring_full;	/**< Pushes that had to wait (atomic). */
 };
 
@@ -65,6 +66,13 @@ struct tp_records {
  * @return 0, or a negative errno (logged).
  */
 int tp_records_init(struct tp_ctx *ctx);
+
+/**
+ * Close the flow log (after the last drain): what it holds is final.
+ *
+ * @return 0, or -1 when some record is not in it (counted).
+ */
+int tp_records_close(struct tp_ctx *ctx);
 
 /** Drain what is queued, close the log, free the ring. Idempotent. */
 void tp_records_free(struct tp_ctx *ctx);

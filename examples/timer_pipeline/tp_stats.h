@@ -30,7 +30,13 @@ int tp_stats_telemetry_register(struct tp_ctx *ctx);
 /** Forget the context in telemetry (before it is freed). */
 void tp_stats_telemetry_unregister(void);
 
-/** Exactly-once check at exit: 0 when it holds, -1 (logged) if not. */
+/**
+ * Exactly-once check at exit, per sink, and --summary-json.
+ *
+ * @return the run's exit status: EXIT_SUCCESS when it holds;
+ *   EXIT_FAILURE when it does not, or --summary-json cannot be written;
+ *   TP_EXIT_LOST when it holds but a record file or tx_pcap lost data.
+ */
 int tp_stats_check(struct tp_ctx *ctx);
 
 #endif /* _TP_STATS_H_ */

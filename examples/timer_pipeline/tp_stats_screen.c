@@ -77,9 +77,10 @@ tp_screen_group(const struct tp_counters *c, enum tp_counter_group g)
 		row = &tp_counter_table[i];
 		if (row->group != g)
 			continue;
-		if (row->n == 1) {
-			printf(" %s %" PRIu64, row->label,
-			       tp_counter_value(c, row, 0));
+		if (row->n == 1) {	/* no label: not on the screen */
+			if (row->label[0] != '\0')
+				printf(" %s %" PRIu64, row->label,
+				       tp_counter_value(c, row, 0));
 			continue;
 		}
 		if (row->elem == NULL)

@@ -14,6 +14,9 @@
 #   counters_table  docs/counters.inc is what "--help-counters-rst" prints:
 #                   the reference's counter table and every report come
 #                   from one table (tp_counters.c)
+#   exit_status_table  docs/exit-status.inc is what "--help-exit-rst"
+#                   prints: the reference's exit statuses and --help's
+#                   come from one table (tp_config_text.c)
 #   using_it_compiles  the library guide's example compiles (-Werror)
 #   readme_front    README.rst: valid reStructuredText, at most 160 lines,
 #                   opening with exactly the two
@@ -44,25 +47,21 @@ else
 	tp_fail docs_build "scripts/docs.sh failed" "$WORK/docs.log"
 fi
 
-# options_table
-if "$TP_BIN" -- --help-rst >"$WORK/options.inc" 2>&1 &&
-   diff -u docs/options.inc "$WORK/options.inc" >"$WORK/options.diff"; then
-	tp_pass options_table
-else
-	tp_fail options_table "docs/options.inc differs from --help-rst" \
-		"(regenerate: dpdk-timer_pipeline -- --help-rst > docs/options.inc)"
-	cat "$WORK/options.diff"
-fi
-
-# counters_table
-if "$TP_BIN" -- --help-counters-rst >"$WORK/counters.inc" 2>&1 &&
-   diff -u docs/counters.inc "$WORK/counters.inc" >"$WORK/counters.diff"; then
-	tp_pass counters_table
-else
-	tp_fail counters_table "docs/counters.inc differs from --help-counters-rst" \
-		"(regenerate: dpdk-timer_pipeline -- --help-counters-rst > docs/counters.inc)"
-	cat "$WORK/counters.diff"
-fi
+# generated NAME FILE OPTION: docs/FILE is what "OPTION" prints.
+generated() {
+	local name=$1 file=$2 opt=$3
+	if "$TP_BIN" -- "$opt" >"$WORK/$file" 2>&1 &&
+	   diff -u "docs/$file" "$WORK/$file" >"$WORK/$file.diff"; then
+		tp_pass "$name"
+	else
+		tp_fail "$name" "docs/$file differs from $opt" \
+			"(regenerate: dpdk-timer_pipeline -- $opt > docs/$file)"
+		cat "$WORK/$file.diff"
+	fi
+}
+generated options_table options.inc --help-rst
+generated counters_table counters.inc --help-counters-rst
+generated exit_status_table exit-status.inc --help-exit-rst
 
 # file_lists: the guides' file lists (testing.rst "Where things live",
 # sample_app.rst's table) name only files that exist, and every source file

@@ -90,11 +90,13 @@ tp_gen_expect() {
 	$TOOL count "$cap"
 }
 
-# EAL options for run number N (a fresh --file-prefix each time).
+# EAL options for run number N (a fresh --file-prefix each time), and
+# those of the array TP_EAL_MORE if set.
 tp_eal() {
 	TP_RUNS=$((TP_RUNS + 1))
 	EAL=(-l 0-1 -S 1 --no-huge -m 512 --no-pci
-	     --file-prefix "${TP_PREFIX}_$TP_RUNS" --log-level=pmd.net.pcap:warning)
+	     --file-prefix "${TP_PREFIX}_$TP_RUNS" --log-level=pmd.net.pcap:warning
+	     ${TP_EAL_MORE:+"${TP_EAL_MORE[@]}"})
 }
 
 # The --summary-json file of the run that writes LOG (see tp_num).
@@ -202,7 +204,7 @@ tp_refused() {
 		tp_fail "$name" "exit status $rc, want 2" "$log"
 	elif [ "$(grep -c 'error:' "$log")" -ne 1 ] ||
 	     ! grep 'error:' "$log" | grep -qF "'$file'" ||
-	     ! grep 'error:' "$log" | grep -qE "$words"; then
+	     ! grep 'error:' "$log" | grep -qE -- "$words"; then
 		tp_fail "$name" "want one error naming '$file', /$words/" "$log"
 	elif grep -q '^EAL:' "$log" ||
 	     [ -e "/var/run/dpdk/${TP_PREFIX}_$TP_RUNS" ]; then
@@ -311,6 +313,18 @@ EOF
 		TP_WHY=$out
 		return 1
 	fi
+}
+
+# tp_lost_exit RC LOG: the run lost output on this machine (a record
+# file or tx_pcap): exit status 3, the check's terms add up but it does
+# not say PASSED, and the summary says passed false and how much was lost.
+tp_lost_exit() {
+	local rc=$1 log=$2
+	[ "$rc" -eq 3 ] && grep -q '^  FAILED: output lost (exit status 3)' \
+		"$log" && ! grep -q '^  PASSED' "$log" || return 1
+	[ ! -e "$(tp_sum_path "$log")" ] ||
+		{ [ "$(tp_num "$log" check.passed)" = false ] &&
+		  [ "$(tp_num "$log" check.output_lost)" -gt 0 ]; }
 }
 
 # The run ended with status 0 and a passed exactly-once check (in the
