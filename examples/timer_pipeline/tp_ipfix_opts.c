@@ -6,7 +6,7 @@
  * The --ipfix* option checks, before EAL starts, in every build (one
  * without libfixbuf refuses export here; the --ipfix-file is checked as
  * every output is, tp_output_check(), after tp_preflight.c registered the
- * inputs), and the collector's address,
+ * inputs and the other outputs), and the collector's address,
  * which the exporter (tp_ipfix.c) resolves again when it starts. Main
  * thread only, no lock.
  */
@@ -124,8 +124,8 @@ tp_ipfix_check_config(const struct tp_config *cfg)
 				       "exclude each other: export to a "
 				       "collector or to a file");
 	if (cfg->ipfix_file[0] != '\0') {
-		if (tp_output_check("--ipfix-file", cfg->ipfix_file, file_why,
-				    sizeof(file_why)) < 0)
+		if (tp_output_check("--ipfix-file", cfg->ipfix_file,
+				    file_why, sizeof(file_why)) < 0)
 			return tp_config_error("option '--ipfix-file': '%s' "
 					       "%s", cfg->ipfix_file,
 					       file_why);
