@@ -15,8 +15,9 @@ PKGS="$PKGS iproute2"
 # The documentation (scripts/docs.sh), its tested commands and tools/plot_run.py.
 PKGS="$PKGS python3-sphinx doxygen tcpdump python3-matplotlib"
 # IPFIX export (libfixbuf) and its tests and benchmark: nfcapd/nfdump,
-# ipfixDump, softflowd side by side, python3-ipfix as a second decoder.
-PKGS="$PKGS libfixbuf-dev libfixbuf-tools nfdump softflowd python3-ipfix"
+# ipfixDump, softflowd side by side, python3-ipfix as a second decoder,
+# pmacct (nfacctd) as a collector without RFC 5103 biflows.
+PKGS="$PKGS libfixbuf-dev libfixbuf-tools nfdump softflowd python3-ipfix pmacct"
 
 missing=""
 for p in $PKGS; do

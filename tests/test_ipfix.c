@@ -128,20 +128,31 @@ static const struct tp_ipfix_exstats xstats = {
 	.active_s = 600,
 };
 
-/* Append the open message to the stream; returns its data records. */
+/* --ipfix-flows uni for encode(), and the table it encodes. */
+static bool enc_uni;
+static const struct tp_ipfix_flow *enc_flows = flows;
+static unsigned int enc_nflows = DIM(flows);
+/* Data records of the messages taken by encode(). */
+static unsigned int enc_records;
+
+/*
+ * Append the open message to the stream; returns the flows it completes
+ * (-1: over the MTU, or a message with no record at all after data).
+ */
 static int
 take(struct tp_ipfix_enc *enc, uint16_t mtu)
 {
 	const uint8_t *m;
-	unsigned int nrec;
+	unsigned int nflows, nrec;
 	size_t len;
 
-	m = tp_ipfix_enc_take(enc, &len, &nrec);
+	m = tp_ipfix_enc_take(enc, &len, &nflows, &nrec);
 	if (len == 0 || len > mtu || stream_len + len > STREAM_MAX)
 		return len == 0 ? 0 : -1;
 	memcpy(stream + stream_len, m, len);
 	stream_len += len;
-	return (int)nrec;
+	enc_records += nrec;
+	return (int)nflows;
 }
 
 /* Encode n copies of the table (cycled), templates first; 'sent' counts. */
@@ -150,29 +161,34 @@ encode(uint16_t mtu, unsigned int n, unsigned int *sent,
        unsigned int *messages)
 {
 	struct tp_ipfix_enc *enc;
+	unsigned int i = 0, done;
 	char err[128];
-	unsigned int i = 0;
 	int r, ret = TP_TEST_FAIL;
 
 	stream_len = 0;
+	enc_records = 0;
 	*sent = 0;
 	*messages = 0;
-	enc = tp_ipfix_enc_create(77, mtu, err, sizeof(err));
+	enc = tp_ipfix_enc_create(77, mtu, enc_uni, err, sizeof(err));
 	TP_ASSERT(enc != NULL, "%s", err);
 	if (tp_ipfix_enc_templates(enc, &xstats) < 0 || take(enc, mtu) != 0)
 		goto out;
 	(*messages)++;
 	for (i = 0; i < n; i++) {
-		const struct tp_ipfix_flow *f = &flows[i % DIM(flows)];
+		const struct tp_ipfix_flow *f = &enc_flows[i % enc_nflows];
 
-		r = tp_ipfix_enc_add(enc, f);
+		done = 0;
+		r = tp_ipfix_enc_add(enc, f, &done);
 		if (r == -EAGAIN) {
+			/* A flow split over two messages completes in the
+			 * second: the first may complete none.
+			 */
 			r = take(enc, mtu);
-			if (r <= 0)
+			if (r < 0 || (r == 0 && done == 0))
 				goto out;
 			*sent += r;
 			(*messages)++;
-			r = tp_ipfix_enc_add(enc, f);
+			r = tp_ipfix_enc_add(enc, f, &done);
 		}
 		if (r != 0)
 			goto out;
@@ -443,24 +459,168 @@ static int
 test_empty_take(void)
 {
 	struct tp_ipfix_enc *enc;
-	unsigned int nrec = 99;
+	unsigned int nrec = 99, nflows = 99, done = 0;
 	char err[128];
 	size_t len = 99;
 
-	enc = tp_ipfix_enc_create(0, 1400, err, sizeof(err));
+	enc = tp_ipfix_enc_create(0, 1400, false, err, sizeof(err));
 	TP_ASSERT(enc != NULL, "%s", err);
-	tp_ipfix_enc_take(enc, &len, &nrec);
+	tp_ipfix_enc_take(enc, &len, &nflows, &nrec);
 	TP_ASSERT_EQ(len, 0, "bytes of an empty take");
 	TP_ASSERT_EQ(nrec, 0, "records of an empty take");
 	/* After a real message, an empty take must not hand it out again. */
-	TP_ASSERT_EQ(tp_ipfix_enc_add(enc, &flows[2]), 0, "add");
-	tp_ipfix_enc_take(enc, &len, &nrec);
-	TP_ASSERT(len > 0 && nrec == 1, "len %zu records %u", len, nrec);
-	tp_ipfix_enc_take(enc, &len, &nrec);
+	TP_ASSERT_EQ(tp_ipfix_enc_add(enc, &flows[2], &done), 0, "add");
+	tp_ipfix_enc_take(enc, &len, &nflows, &nrec);
+	TP_ASSERT(len > 0 && nrec == 1 && nflows == 1,
+		  "len %zu records %u flows %u", len, nrec, nflows);
+	tp_ipfix_enc_take(enc, &len, &nflows, &nrec);
 	tp_ipfix_enc_free(enc);
 	TP_ASSERT_EQ(len, 0, "bytes of a take after a take");
 	TP_ASSERT_EQ(nrec, 0, "records of a take after a take");
 	return TP_TEST_OK;
+}
+
+/* The table with each direction's own times, for --ipfix-flows uni. */
+static struct tp_ipfix_flow uflows[DIM(flows)];
+
+static void
+uni_setup(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < DIM(flows); i++) {
+		uflows[i] = flows[i];
+		uflows[i].dir_start_ms[0] = flows[i].start_ms;
+		uflows[i].dir_end_ms[0] = flows[i].end_ms / 2 + 1;
+		uflows[i].dir_start_ms[1] = flows[i].start_ms / 2 + 7;
+		uflows[i].dir_end_ms[1] = flows[i].end_ms;
+	}
+	enc_uni = true;
+	enc_flows = uflows;
+	enc_nflows = DIM(uflows);
+}
+
+static void
+uni_teardown(void)
+{
+	enc_uni = false;
+	enc_flows = flows;
+	enc_nflows = DIM(flows);
+}
+
+/*
+ * A uni record against direction d of its flow: that direction's
+ * counters, flags and times, the reply's 5-tuple swapped, no reverse
+ * values, ICMP type/code with the initiator's direction only.
+ */
+static int
+check_uni_rec(const struct dec_rec *d, uint16_t tid,
+	      const struct tp_ipfix_flow *f, unsigned int dir, unsigned int i)
+{
+	bool icmp = (f->ipver == 4 && f->proto == 1) ||
+		(f->ipver == 6 && f->proto == 58);
+	const uint8_t *src = dir ? f->dst : f->src, *dst = dir ? f->src : f->dst;
+
+	TP_ASSERT_EQ(tid, TP_IPFIX_TID_DATA + tp_ipfix_variant(f), "rec %u", i);
+	TP_ASSERT(d->start_ms == f->dir_start_ms[dir] &&
+		  d->end_ms == f->dir_end_ms[dir], "rec %u dir %u times", i,
+		  dir);
+	TP_ASSERT(d->octets == f->octets[dir] &&
+		  d->packets == f->packets[dir], "rec %u dir %u counters", i,
+		  dir);
+	TP_ASSERT(d->rev_octets == 0 && d->rev_packets == 0 &&
+		  d->rev_flags == 0, "rec %u: reverse values in a uni record",
+		  i);
+	if (f->ipver == 4) {
+		TP_ASSERT_EQ(d->src4, v4(src), "rec %u", i);
+		TP_ASSERT_EQ(d->dst4, v4(dst), "rec %u", i);
+	} else {
+		TP_ASSERT(memcmp(d->src6, src, 16) == 0 &&
+			  memcmp(d->dst6, dst, 16) == 0, "rec %u v6", i);
+	}
+	TP_ASSERT_EQ(d->sport, icmp ? 0 : dir ? f->dport : f->sport,
+		     "rec %u", i);
+	TP_ASSERT_EQ(d->dport, icmp ? 0 : dir ? f->sport : f->dport,
+		     "rec %u", i);
+	TP_ASSERT_EQ(f->ipver == 4 ? d->icmp4 : d->icmp6,
+		     icmp && dir == 0 ? f->icmp_tc : 0, "rec %u", i);
+	TP_ASSERT_EQ(d->vlan, f->vlan, "rec %u", i);
+	TP_ASSERT_EQ(d->in_if, f->in_if, "rec %u", i);
+	TP_ASSERT_EQ(d->proto, f->proto, "rec %u", i);
+	TP_ASSERT_EQ(d->flags, f->tcp_flags[dir], "rec %u", i);
+	TP_ASSERT_EQ(d->reason, f->end_reason, "rec %u", i);
+	return TP_TEST_OK;
+}
+
+/* Encode n flows (cycled) uni at this MTU, decode, check every record. */
+static int
+uni_roundtrip(uint16_t mtu, unsigned int n)
+{
+	unsigned int i, d, k = 0, sent, msgs, want = 0;
+	int ret = TP_TEST_FAIL;
+
+	uni_setup();
+	if (encode(mtu, n, &sent, &msgs) != TP_TEST_OK || decode() !=
+	    TP_TEST_OK) {
+		printf("    encode or decode failed\n");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		for (d = 0; d < 2; d++)
+			want += uflows[i % DIM(uflows)].packets[d] > 0;
+	if (sent != n || enc_records != want || dec.n != want) {
+		printf("    flows %u of %u, records %u and decoded %u of %u\n",
+		       sent, n, enc_records, dec.n, want);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const struct tp_ipfix_flow *f = &uflows[i % DIM(uflows)];
+
+		for (d = 0; d < 2; d++) {
+			if (f->packets[d] == 0)
+				continue;
+			if (check_uni_rec(&dec.rec[k], dec.tid[k], f, d, k) !=
+			    TP_TEST_OK)
+				goto out;
+			k++;
+		}
+	}
+	ret = TP_TEST_OK;
+out:
+	uni_teardown();
+	return ret;
+}
+
+/* --ipfix-flows uni: a record per direction with packets, whole. */
+static int
+test_uni_records(void)
+{
+	return uni_roundtrip(1400, DIM(flows));
+}
+
+/* uni templates carry no RFC 5103 reverse element. */
+static int
+test_uni_templates(void)
+{
+	unsigned int v;
+
+	TP_ASSERT(uni_roundtrip(1400, DIM(flows)) == TP_TEST_OK,
+		  "round trip");
+	for (v = 0; v < TP_IPFIX_NB_VAR; v++) {
+		bool vlan = v & TP_IPFIX_VAR_VLAN, icmp = v & TP_IPFIX_VAR_ICMP;
+
+		/* The biflow's 13 less the reverse octets, packets, flags. */
+		TP_ASSERT_EQ(dec.elems[v], 10 + (icmp ? 1 : 2) + vlan,
+			     "uni variant %u", v);
+	}
+	return TP_TEST_OK;
+}
+
+/* uni flows across full messages: a flow may straddle two, none lost. */
+static int
+test_uni_full_messages(void)
+{
+	return uni_roundtrip(TP_IPFIX_MTU_MIN, 2801);
 }
 
 static const struct tp_test_case ipfix_cases[] = {
@@ -468,6 +628,9 @@ static const struct tp_test_case ipfix_cases[] = {
 	{ "templates", test_templates },
 	{ "options_record", test_options_record },
 	{ "full_messages", test_full_messages },
+	{ "uni_records", test_uni_records },
+	{ "uni_templates", test_uni_templates },
+	{ "uni_full_messages", test_uni_full_messages },
 	{ "empty_take", test_empty_take },
 };
 

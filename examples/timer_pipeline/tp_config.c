@@ -81,6 +81,12 @@ static const struct tp_enum_name tp_ipfix_transport_names[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct tp_enum_name tp_ipfix_flows_names[] = {
+	{ "bi", TP_IPFIX_BI, NULL },
+	{ "uni", TP_IPFIX_UNI, NULL },
+	{ NULL, 0, NULL },
+};
+
 static const struct tp_enum_name tp_prio_names[] = {
 	{ "highest", 1, NULL },
 	{ "normal", 0, NULL },
@@ -188,6 +194,10 @@ const struct tp_option tp_options[] = {
 	TP_ENUM("ipfix-transport", "ipfix", ipfix_transport,
 		tp_ipfix_transport_names, "PROTO",
 		"IPFIX transport: udp or tcp (reconnects with back-off)"),
+	TP_ENUM("ipfix-flows", "ipfix", ipfix_flows, tp_ipfix_flows_names,
+		"MODE", "bi: one RFC 5103 biflow record per flow (nfdump); "
+		"uni: one record per direction with packets, reply 5-tuple "
+		"swapped, for collectors without RFC 5103 (pmacct)"),
 	{ "ipfix-file", 0, "ipfix", TP_OT_PATH, TP_CFG_OFF(ipfix_file),
 	  TP_CFG_SZ(ipfix_file), 0, 0, 0, NULL, "FILE",
 	  "write the IPFIX export to FILE (RFC 5655) instead of a collector" },
@@ -270,6 +280,7 @@ tp_config_defaults(struct tp_config *cfg)
 	cfg->table_full = TP_FULL_EVICT;
 	cfg->log_format = TP_LOG_JSON;
 	cfg->ipfix_transport = TP_IPFIX_UDP;
+	cfg->ipfix_flows = TP_IPFIX_BI;
 	cfg->ipfix_tmpl_refresh_ns = 60 * TP_NS_PER_S;
 	cfg->ipfix_queue = 131072;
 	cfg->nb_rxd = 1024;

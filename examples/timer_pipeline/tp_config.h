@@ -79,6 +79,12 @@ enum tp_log_format {
 	TP_LOG_CSV,		/**< CSV with a header line. */
 };
 
+/** What one ended flow is exported as (--ipfix-flows). */
+enum tp_ipfix_flows {
+	TP_IPFIX_BI,		/**< One RFC 5103 biflow record. */
+	TP_IPFIX_UNI,		/**< A record per direction with packets. */
+};
+
 /** IPFIX transport to the collector (--ipfix-transport). */
 enum tp_ipfix_transport {
 	TP_IPFIX_UDP,		/**< UDP, templates refreshed periodically. */
@@ -124,6 +130,7 @@ struct tp_config {
 	uint32_t trace_timers;		/**< Trace the first N flows' timers. */
 	char ipfix_collector[TP_IPFIX_COLLECTOR_LEN]; /**< --ipfix, "" = off. */
 	enum tp_ipfix_transport ipfix_transport; /**< UDP or TCP. */
+	enum tp_ipfix_flows ipfix_flows; /**< Biflow or per direction. */
 	char ipfix_file[PATH_MAX];	/**< --ipfix-file, "" = none. */
 	uint32_t ipfix_domain;		/**< Observation domain id. */
 	uint64_t ipfix_tmpl_refresh_ns;	/**< UDP template refresh period. */

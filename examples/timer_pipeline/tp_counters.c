@@ -174,10 +174,14 @@
 	C(ipfix_messages, TP_GRP_IPFIX, "messages", 0, "messages", \
 	  "IPFIX Messages sent (with --ipfix or --ipfix-file only).", "") \
 	C(ipfix_exported, TP_GRP_IPFIX, "records", 0, "records", \
-	  "Flow records sent to the collector, or in the --ipfix-file " \
-	  "file.", \
+	  "Flows sent to the collector, or in the --ipfix-file file " \
+	  "(with --ipfix-flows uni, a flow's records go in one message, " \
+	  "or the flow counts with the one holding its last).", \
 	  "flows_ended = ipfix_exported + ipfix_not_sent (the " \
 	  "exactly-once check).") \
+	C(ipfix_data_records, TP_GRP_IPFIX, "data_records", 0, "records", \
+	  "IPFIX data records sent: one per flow with --ipfix-flows bi, " \
+	  "one per direction with packets with uni.", "") \
 	C(ipfix_bytes, TP_GRP_IPFIX, "bytes", 0, "bytes", \
 	  "Bytes of the IPFIX Messages.", "") \
 	C(ipfix_templates, TP_GRP_IPFIX, "templates", 0, "sends", \
@@ -421,6 +425,7 @@ tp_counters_read(const struct tp_ctx *ctx, struct tp_counters *c,
 	ipfix = tp_ipfix_stats_get(ctx, &x);
 	c->ipfix_messages = x.messages;
 	c->ipfix_exported = x.records;
+	c->ipfix_data_records = x.data_records;
 	c->ipfix_bytes = x.bytes;
 	c->ipfix_templates = x.templates;
 	c->ipfix_not_sent = x.not_sent;

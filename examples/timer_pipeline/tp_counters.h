@@ -146,6 +146,7 @@ struct tp_counters {
 	/* ipfix (only with --ipfix or --ipfix-file) */
 	uint64_t ipfix_messages;	/**< IPFIX Messages sent. */
 	uint64_t ipfix_exported;	/**< Flow records sent. */
+	uint64_t ipfix_data_records;	/**< Data records sent. */
 	uint64_t ipfix_bytes;		/**< Their bytes. */
 	uint64_t ipfix_templates;	/**< Template sends. */
 	uint64_t ipfix_not_sent;	/**< Records counted as not sent. */

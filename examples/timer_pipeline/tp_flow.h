@@ -86,8 +86,15 @@ struct tp_flow {
 	/* Packet counters, written under the flow's scheduling context. */
 	uint64_t pkts[2];		/**< Packets per direction. */
 	uint64_t bytes[2];		/**< Bytes (L2 frames) per direction. */
-	uint64_t first_ts;		/**< First packet time (record clock). */
-	uint64_t last_ts;		/**< Last packet time (record clock). */
+	uint64_t first_ts;		/**< First packet time (record clock):
+					 * the initiator's, direction 0.
+					 */
+	uint64_t last_ts[2];		/**< Last packet time per direction,
+					 * 0 = none (record clock).
+					 */
+	uint64_t rev_first_ts;		/**< First reverse packet time,
+					 * UINT64_MAX = none.
+					 */
 	uint8_t tcp_flags[2];		/**< TCP flags seen per direction. */
 	uint16_t in_port;		/**< Port of the first packet (RX). */
 	uint16_t icmp_tc;		/**< Its ICMP type << 8 | code (RX). */

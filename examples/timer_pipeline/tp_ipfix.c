@@ -215,15 +215,18 @@ tp_ipfix_write(struct tp_ipfix *x, const uint8_t *p, size_t len,
 	return true;
 }
 
-/* Send the open message; its records count as sent or not sent. */
+/*
+ * Send the open message; its flows (those whose last record it holds)
+ * count as sent or not sent.
+ */
 static bool
 tp_ipfix_send(struct tp_ipfix *x)
 {
-	unsigned int nrec;
+	unsigned int nrec, ndata;
 	const uint8_t *m;
 	size_t len;
 
-	m = tp_ipfix_enc_take(x->enc, &len, &nrec);
+	m = tp_ipfix_enc_take(x->enc, &len, &nrec, &ndata);
 	if (len == 0) {
 		TP_IPFIX_ADD(x, not_sent, nrec);
 		return nrec == 0;
@@ -237,6 +240,7 @@ tp_ipfix_send(struct tp_ipfix *x)
 	TP_IPFIX_ADD(x, messages, 1);
 	TP_IPFIX_ADD(x, bytes, len);
 	TP_IPFIX_ADD(x, records, nrec);
+	TP_IPFIX_ADD(x, data_records, ndata);
 	if (nrec > 0) {
 		uint64_t now = tp_ipfix_now_us();
 
@@ -305,6 +309,10 @@ tp_ipfix_flow_of(struct tp_ipfix_flow *f, const struct tp_flow_record *r)
 	memcpy(f->dst, r->dst_addr, sizeof(f->dst));
 	f->start_ms = r->first_ns / 1000000;
 	f->end_ms = r->last_ns / 1000000;
+	f->dir_start_ms[0] = r->dir_first_ns[0] / 1000000;
+	f->dir_end_ms[0] = r->dir_last_ns[0] / 1000000;
+	f->dir_start_ms[1] = r->dir_first_ns[1] / 1000000;
+	f->dir_end_ms[1] = r->dir_last_ns[1] / 1000000;
 	f->octets[0] = r->bytes[0];
 	f->octets[1] = r->bytes[1];
 	f->packets[0] = r->pkts[0];
@@ -321,12 +329,16 @@ tp_ipfix_flow_of(struct tp_ipfix_flow *f, const struct tp_flow_record *r)
 	f->end_reason = r->end_reason;
 }
 
-/* One record: into the open message, or counted as not sent. */
+/*
+ * One flow: its record (or, --ipfix-flows uni, its records) into the open
+ * message, or counted as not sent.
+ */
 static void
 tp_ipfix_export_one(struct tp_ipfix *x, const struct tp_flow_record *r,
 		    uint64_t now)
 {
 	struct tp_ipfix_flow f;
+	unsigned int done = 0;
 	int ret;
 
 	if (x->fd < 0) {
@@ -336,14 +348,14 @@ tp_ipfix_export_one(struct tp_ipfix *x, const struct tp_flow_record *r,
 	tp_ipfix_flow_of(&f, r);
 	if (tp_ipfix_enc_pending(x->enc) == 0)
 		x->last_add_ms = now;
-	ret = tp_ipfix_enc_add(x->enc, &f);
+	ret = tp_ipfix_enc_add(x->enc, &f, &done);
 	if (ret == -EAGAIN) {
 		if (!tp_ipfix_send(x) && x->fd < 0) {
 			TP_IPFIX_ADD(x, not_sent, 1);
 			return;
 		}
 		x->last_add_ms = now;
-		ret = tp_ipfix_enc_add(x->enc, &f);
+		ret = tp_ipfix_enc_add(x->enc, &f, &done);
 	}
 	if (ret != 0) {
 		TP_IPFIX_ADD(x, not_sent, 1);
@@ -455,6 +467,7 @@ tp_ipfix_alloc(struct tp_ctx *ctx, struct tp_ipfix *x)
 	}
 	x->enc = tp_ipfix_enc_create(cfg->ipfix_domain, x->tcp || x->file ?
 				     TP_IPFIX_STREAM_MTU : TP_IPFIX_UDP_MTU,
+				     cfg->ipfix_flows == TP_IPFIX_UNI,
 				     err, sizeof(err));
 	if (x->enc == NULL) {
 		TP_LOG(ERR, "IPFIX encoder: %s", err);
@@ -606,6 +619,8 @@ tp_ipfix_stats_get(const struct tp_ctx *ctx, struct tp_ipfix_stats *s)
 	s->messages = __atomic_load_n(&x->st.messages, __ATOMIC_RELAXED);
 	s->bytes = __atomic_load_n(&x->st.bytes, __ATOMIC_RELAXED);
 	s->records = __atomic_load_n(&x->st.records, __ATOMIC_RELAXED);
+	s->data_records = __atomic_load_n(&x->st.data_records,
+					  __ATOMIC_RELAXED);
 	s->templates = __atomic_load_n(&x->st.templates, __ATOMIC_RELAXED);
 	s->queue_full = __atomic_load_n(&x->st.queue_full, __ATOMIC_RELAXED);
 	s->not_sent = __atomic_load_n(&x->st.not_sent, __ATOMIC_RELAXED) +

@@ -34,7 +34,8 @@ struct tp_flow_record;
 struct tp_ipfix_stats {
 	uint64_t messages;	/**< IPFIX Messages sent. */
 	uint64_t bytes;		/**< Their bytes. */
-	uint64_t records;	/**< Flow records sent (exported). */
+	uint64_t records;	/**< Flows sent (exported). */
+	uint64_t data_records;	/**< Their data records (uni: 1 or 2 each). */
 	uint64_t templates;	/**< Template (and options) sends. */
 	uint64_t not_sent;	/**< Records counted as not sent. */
 	uint64_t queue_full;	/**< Of those: the ring was full. */

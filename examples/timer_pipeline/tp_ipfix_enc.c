@@ -5,8 +5,9 @@
 /*
  * IPFIX encoder on libfixbuf: one internal template holding every element,
  * eight external templates (IPv4/IPv6 x VLAN or not x ports or ICMP
- * type/code) that libfixbuf transcodes to, and an options template with
- * the exporter's statistics. Messages go into a memory buffer
+ * type/code; with the reverse elements of RFC 5103 for biflows, without
+ * them for one record per direction) that libfixbuf transcodes to, and an
+ * options template with the exporter's statistics. Messages go into a memory buffer
  * (fbExporterAllocBuffer, manual mode) so the caller owns the transport:
  * it knows what each message holds and what was sent.
  */
@@ -28,7 +29,8 @@
 #define F_ICMP 0x08u
 #define F_PORTS 0x10u
 #define F_INT 0x20u	/* internal template only (padding) */
-#define F_ALL (F_V4 | F_V6 | F_VLAN | F_ICMP | F_PORTS | F_INT)
+#define F_BI 0x40u	/* RFC 5103 reverse elements: biflow templates */
+#define F_ALL (F_V4 | F_V6 | F_VLAN | F_ICMP | F_PORTS | F_INT | F_BI)
 
 #define TP_TID_INT_DATA 0xff00
 #define TP_TID_INT_STATS 0xff01
@@ -74,8 +76,8 @@ static fbInfoElementSpec_t tp_data_spec[] = {
 	{ "flowEndMilliseconds", 8, 0 },
 	{ "octetDeltaCount", 8, 0 },
 	{ "packetDeltaCount", 8, 0 },
-	{ "reverseOctetDeltaCount", 8, 0 },
-	{ "reversePacketDeltaCount", 8, 0 },
+	{ "reverseOctetDeltaCount", 8, F_BI },
+	{ "reversePacketDeltaCount", 8, F_BI },
 	{ "sourceIPv6Address", 16, F_V6 },
 	{ "destinationIPv6Address", 16, F_V6 },
 	{ "sourceIPv4Address", 4, F_V4 },
@@ -88,7 +90,7 @@ static fbInfoElementSpec_t tp_data_spec[] = {
 	{ "icmpTypeCodeIPv6", 2, F_V6 | F_ICMP },
 	{ "protocolIdentifier", 1, 0 },
 	{ "tcpControlBits", 1, 0 },	/* reduced length: flags fit a byte */
-	{ "reverseTcpControlBits", 1, 0 },
+	{ "reverseTcpControlBits", 1, F_BI },
 	{ "flowEndReason", 1, 0 },
 	{ "paddingOctets", 4, F_INT },
 	FB_IESPEC_NULL
@@ -138,7 +140,9 @@ struct tp_ipfix_enc {
 	fBuf_t *fbuf;		/* owns session and exporter */
 	fbExporter_t *exporter;
 	int cur_tid;		/* export template set on fbuf, -1 none */
-	unsigned int pending;	/* data records in the open message */
+	bool uni;		/* a record per direction, no reverse IEs */
+	unsigned int pending;	/* flows whose last record is in it */
+	unsigned int records;	/* flow data records in the open message */
 	bool open;		/* something was appended since the take */
 	uint8_t *buf;		/* where fBufEmit copies a message */
 	uint16_t mtu;
@@ -191,10 +195,12 @@ tp_enc_add_tmpl(struct tp_ipfix_enc *enc, fbInfoElementSpec_t *spec,
 }
 
 static uint32_t
-tp_enc_var_flags(unsigned int var)
+tp_enc_var_flags(unsigned int var, bool uni)
 {
 	uint32_t fl = (var & TP_IPFIX_VAR_V6) ? F_V6 : F_V4;
 
+	if (!uni)
+		fl |= F_BI;
 	if (var & TP_IPFIX_VAR_VLAN)
 		fl |= F_VLAN;
 	fl |= (var & TP_IPFIX_VAR_ICMP) ? F_ICMP : F_PORTS;
@@ -214,7 +220,8 @@ tp_enc_templates_setup(struct tp_ipfix_enc *enc, char *err, size_t errlen)
 			    1, err, errlen) < 0)
 		return -EINVAL;
 	for (v = 0; v < TP_IPFIX_NB_VAR; v++)
-		if (tp_enc_add_tmpl(enc, tp_data_spec, tp_enc_var_flags(v),
+		if (tp_enc_add_tmpl(enc, tp_data_spec,
+				    tp_enc_var_flags(v, enc->uni),
 				    FALSE, TP_IPFIX_TID_DATA + v, 0, err,
 				    errlen) < 0)
 			return -EINVAL;
@@ -222,7 +229,8 @@ tp_enc_templates_setup(struct tp_ipfix_enc *enc, char *err, size_t errlen)
 }
 
 struct tp_ipfix_enc *
-tp_ipfix_enc_create(uint32_t domain, uint16_t mtu, char *err, size_t errlen)
+tp_ipfix_enc_create(uint32_t domain, uint16_t mtu, bool uni, char *err,
+		    size_t errlen)
 {
 	struct tp_ipfix_enc *enc;
 
@@ -239,6 +247,7 @@ tp_ipfix_enc_create(uint32_t domain, uint16_t mtu, char *err, size_t errlen)
 		return NULL;
 	}
 	enc->mtu = mtu;
+	enc->uni = uni;
 	enc->cur_tid = -1;
 	enc->model = fbInfoModelAlloc();
 	enc->session = fbSessionAlloc(enc->model);
@@ -290,32 +299,43 @@ tp_enc_v4(const uint8_t *a)
 		(uint32_t)a[2] << 8 | a[3];
 }
 
+/*
+ * The internal record of a flow: the biflow (dir < 0), or direction dir
+ * alone (0: the initiator's; 1: the reply, its 5-tuple swapped), with that
+ * direction's own counters, flags and times. ICMP type/code is the first
+ * packet's, so it stays with the initiator's direction.
+ */
 static void
-tp_enc_fill(struct tp_ipfix_rec *r, const struct tp_ipfix_flow *f)
+tp_enc_fill(struct tp_ipfix_rec *r, const struct tp_ipfix_flow *f, int dir)
 {
+	const unsigned int d = dir > 0 ? 1 : 0;
+	const uint8_t *src = d ? f->dst : f->src, *dst = d ? f->src : f->dst;
+
 	memset(r, 0, sizeof(*r));
-	r->start_ms = f->start_ms;
-	r->end_ms = f->end_ms;
-	r->octets = f->octets[0];
-	r->packets = f->packets[0];
-	r->rev_octets = f->octets[1];
-	r->rev_packets = f->packets[1];
+	r->start_ms = dir < 0 ? f->start_ms : f->dir_start_ms[d];
+	r->end_ms = dir < 0 ? f->end_ms : f->dir_end_ms[d];
+	r->octets = f->octets[d];
+	r->packets = f->packets[d];
+	if (dir < 0) {
+		r->rev_octets = f->octets[1];
+		r->rev_packets = f->packets[1];
+		r->rev_flags = f->tcp_flags[1];
+	}
 	if (f->ipver == 6) {
-		memcpy(r->src6, f->src, 16);
-		memcpy(r->dst6, f->dst, 16);
+		memcpy(r->src6, src, 16);
+		memcpy(r->dst6, dst, 16);
 	} else {
-		r->src4 = tp_enc_v4(f->src);
-		r->dst4 = tp_enc_v4(f->dst);
+		r->src4 = tp_enc_v4(src);
+		r->dst4 = tp_enc_v4(dst);
 	}
 	r->in_if = f->in_if;
-	r->sport = f->sport;
-	r->dport = f->dport;
+	r->sport = d ? f->dport : f->sport;
+	r->dport = d ? f->sport : f->dport;
 	r->vlan = f->vlan;
-	r->icmp4 = f->icmp_tc;
-	r->icmp6 = f->icmp_tc;
+	r->icmp4 = d ? 0 : f->icmp_tc;
+	r->icmp6 = d ? 0 : f->icmp_tc;
 	r->proto = f->proto;
-	r->flags = f->tcp_flags[0];
-	r->rev_flags = f->tcp_flags[1];
+	r->flags = f->tcp_flags[d];
 	r->reason = f->end_reason;
 }
 
@@ -364,19 +384,33 @@ tp_enc_append(struct tp_ipfix_enc *enc, void *rec, size_t len)
 }
 
 int
-tp_ipfix_enc_add(struct tp_ipfix_enc *enc, const struct tp_ipfix_flow *f)
+tp_ipfix_enc_add(struct tp_ipfix_enc *enc, const struct tp_ipfix_flow *f,
+		 unsigned int *done)
 {
 	struct tp_ipfix_rec r;
-	int ret;
+	int dirs[2], n = 0, ret;
 
-	tp_enc_fill(&r, f);
+	/* The flow's records: the biflow, or each direction with packets. */
+	if (!enc->uni)
+		dirs[n++] = -1;
+	else {
+		if (f->packets[0] > 0)
+			dirs[n++] = 0;
+		if (f->packets[1] > 0)
+			dirs[n++] = 1;
+	}
 	if (tp_enc_use(enc, TP_TID_INT_DATA,
 		       TP_IPFIX_TID_DATA + tp_ipfix_variant(f)) < 0)
 		return -EINVAL;
-	ret = tp_enc_append(enc, &r, sizeof(r));
-	if (ret == 0)
-		enc->pending++;
-	return ret;
+	for (; (int)*done < n; (*done)++) {
+		tp_enc_fill(&r, f, dirs[*done]);
+		ret = tp_enc_append(enc, &r, sizeof(r));
+		if (ret != 0)
+			return ret;
+		enc->records++;
+	}
+	enc->pending++;
+	return 0;
 }
 
 int
@@ -426,18 +460,23 @@ tp_ipfix_enc_pending(const struct tp_ipfix_enc *enc)
 
 const uint8_t *
 tp_ipfix_enc_take(struct tp_ipfix_enc *enc, size_t *len,
-		  unsigned int *records)
+		  unsigned int *flows, unsigned int *records)
 {
 	GError *gerr = NULL;
 
-	*records = enc->pending;
-	enc->pending = 0;
+	*flows = 0;
+	*records = 0;
 	*len = 0;
 	/* fBufEmit of nothing leaves the previous message in the buffer
-	 * and its length in the exporter: never hand that out twice.
+	 * and its length in the exporter: never hand that out twice. A
+	 * flow without a record (uni, no packets) waits for a message.
 	 */
 	if (!enc->open)
 		return enc->buf;
+	*flows = enc->pending;
+	*records = enc->records;
+	enc->pending = 0;
+	enc->records = 0;
 	enc->open = false;
 	if (!fBufEmit(enc->fbuf, &gerr)) {
 		tp_enc_err(enc, &gerr);

@@ -8,8 +8,9 @@
 /*
  * The IPFIX encoder's API (tp_ipfix_enc.c: plain C and libfixbuf, no DPDK,
  * no lock: one encoder belongs to one thread). It turns flows into IPFIX
- * Messages (RFC 7011, RFC 5103 biflows) in a memory buffer; the exporter
- * (tp_ipfix.h) and tests/test_ipfix.c drive it.
+ * Messages (RFC 7011) in a memory buffer, each flow as one RFC 5103
+ * biflow record or, for collectors without RFC 5103, as one record per
+ * direction; the exporter (tp_ipfix.h) and tests/test_ipfix.c drive it.
  */
 
 #include <stdbool.h>
@@ -31,6 +32,8 @@ struct tp_ipfix_flow {
 	uint8_t dst[16];	/**< Responder address. */
 	uint64_t start_ms;	/**< First packet, ms since the epoch. */
 	uint64_t end_ms;	/**< Last packet, ms since the epoch. */
+	uint64_t dir_start_ms[2]; /**< First packet per direction (uni). */
+	uint64_t dir_end_ms[2];	/**< Last packet per direction (uni). */
 	uint64_t octets[2];	/**< Forward, reverse. */
 	uint64_t packets[2];	/**< Forward, reverse. */
 	uint32_t in_if;		/**< ingressInterface (port id). */
@@ -65,10 +68,13 @@ struct tp_ipfix_enc;
  * 'domain'), the eight data templates and the options template, and a
  * message buffer of 'mtu' bytes.
  *
+ * @param uni  Export each flow as one record per direction with packets
+ *   (the reply direction with its 5-tuple swapped, templates without
+ *   reverse elements), else as one RFC 5103 biflow record.
  * @return the encoder, or NULL with a message in err.
  */
 struct tp_ipfix_enc *tp_ipfix_enc_create(uint32_t domain, uint16_t mtu,
-					 char *err, size_t errlen);
+					 bool uni, char *err, size_t errlen);
 
 /** Free an encoder (and what libfixbuf holds for it). */
 void tp_ipfix_enc_free(struct tp_ipfix_enc *enc);
@@ -77,12 +83,18 @@ void tp_ipfix_enc_free(struct tp_ipfix_enc *enc);
 unsigned int tp_ipfix_variant(const struct tp_ipfix_flow *f);
 
 /**
- * Append one flow to the message being built.
+ * Append one flow's records to the message being built: one (biflow), or
+ * one per direction with packets (uni). A flow counts in the message that
+ * takes its last record.
  *
- * @return 0, -EAGAIN when the message is full (take it with
- *   tp_ipfix_enc_take() and append again), -EINVAL on an encoder error.
+ * @param done  Records of this flow already appended: 0 on the first
+ *   call, then left as the call set it.
+ * @return 0 when every record of the flow is appended; -EAGAIN when the
+ *   message is full (take it with tp_ipfix_enc_take() and call again with
+ *   the same 'done'); -EINVAL on an encoder error.
  */
-int tp_ipfix_enc_add(struct tp_ipfix_enc *enc, const struct tp_ipfix_flow *f);
+int tp_ipfix_enc_add(struct tp_ipfix_enc *enc, const struct tp_ipfix_flow *f,
+		     unsigned int *done);
 
 /**
  * Append the templates, then one options record with 'st'. Call on an
@@ -97,16 +109,17 @@ int tp_ipfix_enc_templates(struct tp_ipfix_enc *enc,
  * Close the message being built and return it.
  *
  * @param len     Set to its length, 0 when nothing was pending.
- * @param records Set to the number of data (flow) records it holds.
+ * @param flows   Set to the number of flows whose last record it holds.
+ * @param records Set to the number of flow data records it holds.
  * @return the message bytes, valid until the next call on enc.
  */
 const uint8_t *tp_ipfix_enc_take(struct tp_ipfix_enc *enc, size_t *len,
-				 unsigned int *records);
+				 unsigned int *flows, unsigned int *records);
 
 /** The last libfixbuf error message of an encoder. */
 const char *tp_ipfix_enc_error(const struct tp_ipfix_enc *enc);
 
-/** Data records appended to the message being built. */
+/** Flows whose last record is in the message being built. */
 unsigned int tp_ipfix_enc_pending(const struct tp_ipfix_enc *enc);
 
 #endif /* _TP_IPFIX_ENC_H_ */

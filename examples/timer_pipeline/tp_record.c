@@ -64,7 +64,7 @@ tp_records_init(struct tp_ctx *ctx)
 	 * explicit, so no byte of a record is left unset.
 	 */
 	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_record) % 4 != 0);
-	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_record) != 112);
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_record) != 144);
 	RTE_BUILD_BUG_ON(TP_END_MAX > UINT8_MAX);
 	rec->ring = rte_ring_create_elem("tp_records",
 					 sizeof(struct tp_flow_record),
@@ -137,7 +137,15 @@ tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 	r.ipver = f->key.ipver;
 	r.proto = f->key.proto;
 	r.first_ns = tp_replay_ts_to_ns(ctx, f->first_ts);
-	r.last_ns = tp_replay_ts_to_ns(ctx, f->last_ts);
+	r.last_ns = tp_replay_ts_to_ns(ctx, RTE_MAX(f->last_ts[0],
+						   f->last_ts[1]));
+	/* Each direction's own first and last packet (--ipfix-flows uni). */
+	r.dir_first_ns[0] = r.first_ns;
+	r.dir_last_ns[0] = tp_replay_ts_to_ns(ctx, f->last_ts[0]);
+	if (f->pkts[1] > 0) {
+		r.dir_first_ns[1] = tp_replay_ts_to_ns(ctx, f->rev_first_ts);
+		r.dir_last_ns[1] = tp_replay_ts_to_ns(ctx, f->last_ts[1]);
+	}
 	memcpy(r.pkts, f->pkts, sizeof(r.pkts));
 	memcpy(r.bytes, f->bytes, sizeof(r.bytes));
 	memcpy(r.tcp_flags, f->tcp_flags, sizeof(r.tcp_flags));

@@ -36,6 +36,8 @@ struct tp_flow_record {
 	uint8_t dst_addr[16];	/**< Responder address. */
 	uint64_t first_ns;	/**< First packet, ns since the epoch. */
 	uint64_t last_ns;	/**< Last packet, ns since the epoch. */
+	uint64_t dir_first_ns[2]; /**< First packet per direction, 0 none. */
+	uint64_t dir_last_ns[2]; /**< Last packet per direction, 0 none. */
 	uint64_t pkts[2];	/**< Packets: forward, reverse. */
 	uint64_t bytes[2];	/**< Bytes: forward, reverse. */
 	uint64_t serial;	/**< Flow serial. */

@@ -269,7 +269,9 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 	if (created) {
 		/* For the record; written before the flow is published. */
 		f->first_ts = ts;
-		f->last_ts = ts;
+		f->last_ts[0] = ts;
+		f->last_ts[1] = 0;
+		f->rev_first_ts = UINT64_MAX;
 		f->in_port = m->port;
 		tp_flow_arm_new(ctx, lc, f, now);
 	} else {

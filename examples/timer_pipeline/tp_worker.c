@@ -49,22 +49,32 @@ tp_worker_count(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 		const bool excl)
 {
 	const uint8_t d = meta->dir;
-	uint64_t last;
+	uint64_t last, first;
 
 	if (excl) {
 		f->pkts[d]++;
 		f->bytes[d] += len;
 		f->tcp_flags[d] |= meta->tcp_flags;
-		if (meta->ts > f->last_ts)
-			f->last_ts = meta->ts;
+		if (meta->ts > f->last_ts[d])
+			f->last_ts[d] = meta->ts;
+		if (d == 1 && meta->ts < f->rev_first_ts)
+			f->rev_first_ts = meta->ts;
 	} else {
 		__atomic_fetch_add(&f->pkts[d], 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&f->bytes[d], len, __ATOMIC_RELAXED);
 		__atomic_fetch_or(&f->tcp_flags[d], meta->tcp_flags,
 				  __ATOMIC_RELAXED);
-		last = __atomic_load_n(&f->last_ts, __ATOMIC_RELAXED);
+		last = __atomic_load_n(&f->last_ts[d], __ATOMIC_RELAXED);
 		while (meta->ts > last &&
-		       !__atomic_compare_exchange_n(&f->last_ts, &last,
+		       !__atomic_compare_exchange_n(&f->last_ts[d], &last,
+						    meta->ts, false,
+						    __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED))
+			;
+		first = d == 1 ? __atomic_load_n(&f->rev_first_ts,
+						 __ATOMIC_RELAXED) : 0;
+		while (meta->ts < first &&
+		       !__atomic_compare_exchange_n(&f->rev_first_ts, &first,
 						    meta->ts, false,
 						    __ATOMIC_RELAXED,
 						    __ATOMIC_RELAXED))

@@ -189,7 +189,8 @@ OPTIONS=(portmask rx-queues rxd txd burst mbufs fwd-mode mac-updating
 	 tmo-active flows table-full flow-log flow-log-format trace-timers
 	 trace-flow replay-pace stats-period stats-json duration stop-when-done
 	 flush-at-eof
-	 fault-worker-delay-us summary-json ipfix ipfix-transport ipfix-file
+	 fault-worker-delay-us summary-json ipfix ipfix-transport ipfix-flows
+	 ipfix-file
 	 ipfix-domain ipfix-template-refresh ipfix-queue)
 for form in "--help" "-- --help" "-- -h" "-- --flows 5 --help"; do
 	read -r -a args <<<"$form"

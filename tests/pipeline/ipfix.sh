@@ -7,7 +7,11 @@
 #   - nfcapd (nfdump) receives the UDP export of the demo capture and of
 #     generated model captures; `nfdump -o raw` must equal the pipeline's
 #     own JSON flow log record for record (5-tuple, VLAN, packets and octets
-#     both ways, end reason, first/last ms);
+#     both ways, end reason, first/last ms); with --ipfix-flows uni, one
+#     record per direction with packets, the reply's 5-tuple swapped;
+#   - nfacctd (pmacct, print plugin aggregating by 5-tuple): with uni its
+#     rows add up to the flow log in both directions; with bi to the
+#     initiator's direction only (it ignores RFC 5103 reverse elements);
 #   - --ipfix-file: ipfixDump decodes it (templates, options records,
 #     counts) and python3-ipfix compares it field by field;
 #   - TCP (nfcapd has no TCP input): a small listener stores the stream,
@@ -29,7 +33,7 @@ PY3=/usr/bin/python3	# python3-ipfix is a Debian package
 ICHECK="$PY3 $TP_SRC/tests/pipeline/ipfix_check.py"
 LISTEN="$PY3 $TP_SRC/tests/pipeline/ipfix_tcp_listen.py"
 
-for t in nfcapd nfdump ipfixDump softflowd; do
+for t in nfcapd nfdump ipfixDump softflowd nfacctd; do
 	if ! command -v "$t" >/dev/null; then
 		echo "[ FAIL ] pipeline.$SUITE: $t not installed (scripts/setup.sh)"
 		echo "RESULT pipeline_${SUITE}: 0 passed, 1 failed"
@@ -93,10 +97,12 @@ ipfix_accounted() {
 			$((exported + notsent))
 }
 
-# udp_case NAME CAPTURE [APP-ARGS...]: export to nfcapd, compare.
+# udp_case NAME CAPTURE [APP-ARGS...]: export to nfcapd, compare (with
+# --ipfix-flows uni as the first APP-ARG: a record per direction).
 udp_case() {
-	local name=$1 in=$2 port rc why
+	local name=$1 in=$2 port rc why mode=nfdump
 	shift 2
+	[ "${1:-}" = --ipfix-flows ] && [ "${2:-}" = uni ] && mode=nfdump-uni
 	port=$(free_port udp)
 	nfcapd_start "$WORK/$name.nf" "$port"
 	tp_pcap_run "$WORK/$name.log" "$in" "$WORK/$name.out.pcap" \
@@ -109,9 +115,61 @@ udp_case() {
 	elif ! tp_expect "not sent on loopback" \
 		"$(ipfix_summary "$WORK/$name.log" not_sent)" eq 0; then
 		tp_fail "$name" "records not sent on loopback" "$WORK/$name.log"
-	elif ! why=$($ICHECK nfdump "$WORK/$name.raw" "$WORK/$name.json"); then
+	elif ! why=$($ICHECK $mode "$WORK/$name.raw" "$WORK/$name.json"); then
 		tp_fail "$name" "$why"
 	else
+		tp_pass "$name"
+	fi
+}
+
+# nfacctd_stop PID: SIGINT (its plugins purge and exit), then, since its
+# core process may stay, SIGKILL to it and its children after 3 s.
+nfacctd_stop() {
+	local i
+	kill -INT "$1" 2>/dev/null
+	for i in $(seq 30); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	pkill -KILL -P "$1" 2>/dev/null
+	kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
+# pmacct_case NAME CAPTURE bi|uni: export to nfacctd (print plugin, JSON,
+# aggregated by 5-tuple), whose rows must add up to the flow log: both
+# directions with uni, the initiator's only with bi (nfacctd ignores the
+# RFC 5103 reverse elements, docs/ipfix.rst). Prints the totals.
+pmacct_case() {
+	local name=$1 in=$2 mode=$3 port rc why pid
+	port=$(free_port udp)
+	printf '%s\n' "daemonize: false" "nfacctd_ip: 127.0.0.1" \
+		"nfacctd_port: $port" "plugins: print[p]" \
+		"aggregate[p]: src_host, dst_host, src_port, dst_port, proto" \
+		"print_output[p]: json" \
+		"print_output_file[p]: $WORK/$name.pm.json" \
+		"print_output_file_append[p]: true" \
+		"print_refresh_time[p]: 1" >"$WORK/$name.conf"
+	nfacctd -f "$WORK/$name.conf" >"$WORK/$name.nfacctd.log" 2>&1 &
+	pid=$!
+	TP_PIDS+=("$pid")
+	sleep 1
+	tp_pcap_run "$WORK/$name.log" "$in" "$WORK/$name.out.pcap" \
+		--flow-log "$WORK/$name.json" --ipfix "127.0.0.1:$port" \
+		--ipfix-flows "$mode"
+	rc=$?
+	sleep 2		# a refresh of the print plugin has written the rows
+	nfacctd_stop "$pid"
+	if ! ipfix_accounted "$WORK/$name.log" $rc; then
+		tp_fail "$name" "exit $rc or exactly-once check failed" \
+			"$WORK/$name.log"
+	elif [ ! -s "$WORK/$name.pm.json" ]; then
+		tp_fail "$name" "nfacctd wrote nothing" "$WORK/$name.nfacctd.log"
+	elif ! why=$($ICHECK pmacct "$WORK/$name.pm.json" "$WORK/$name.json" \
+		     "$mode"); then
+		tp_fail "$name" "$why"
+	else
+		echo "    $name: $why"
 		tp_pass "$name"
 	fi
 }
@@ -127,6 +185,13 @@ $GEN -o "$WORK/many.pcap" --seed 6 --flows 3000 --pkts 1-4 \
 udp_case udp_demo "$WORK/demo.pcap"
 udp_case udp_model "$WORK/model.pcap"
 udp_case udp_many_messages "$WORK/many.pcap" --flows 8192
+# --ipfix-flows uni: nfcapd gets a record per direction.
+udp_case udp_model_uni "$WORK/model.pcap" --ipfix-flows uni
+udp_case udp_many_messages_uni "$WORK/many.pcap" --ipfix-flows uni \
+	--flows 8192
+# pmacct: uni gives every direction, bi the initiator's only.
+pmacct_case pmacct_uni "$WORK/model.pcap" uni
+pmacct_case pmacct_bi "$WORK/model.pcap" bi
 
 # 2. --ipfix-file: ipfixDump decodes it, python3-ipfix compares it.
 tp_pcap_run "$WORK/file.log" "$WORK/model.pcap" "$WORK/file.out.pcap" \

@@ -17,6 +17,18 @@
       observedFlowTotalCount == records in the flow log. With --subset,
       the stream holds EXPORTED records, each one of the flow log's (the
       others were not sent).
+  ipfix_check.py nfdump-uni RAW.txt FLOWLOG.json
+      --ipfix-flows uni: every record is one direction with packets of one
+      line of the flow log (the reply's 5-tuple swapped, its own packets
+      and octets, no reverse counters, the end reason); the initiator's
+      starts with the flow, each lies within the flow's first and last ms
+      and one of them ends with it.
+  ipfix_check.py pmacct OUT.json FLOWLOG.json uni|bi
+      OUT.json is nfacctd's print plugin (JSON lines, aggregate src_host,
+      dst_host, src_port, dst_port, proto). Packets and bytes per 5-tuple
+      must add up to the flow log's: both directions with uni, the
+      initiator's only with bi (nfacctd ignores RFC 5103 reverse
+      elements); prints the per-direction totals.
   ipfix_check.py count RAW.txt
       Print the number of flow records in nfdump raw output.
   ipfix_check.py softflowd RAW_TP.txt RAW_SF.txt
@@ -30,6 +42,7 @@ import calendar
 import collections
 import ipaddress
 import os
+import socket
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -187,6 +200,94 @@ def cmd_ipfix(argv):
     return 0 if ok else 1
 
 
+def uni_want(log):
+    """The flow log as --ipfix-flows uni records: {key: [(vals, flow)]}."""
+    want = collections.defaultdict(list)
+    for r in log:
+        k = log_key(r)
+        icmp = r["proto"] in (1, 58)
+        if icmp:
+            k = k[:3] + (0,) + k[4:5] + (0,) + k[6:]
+        want[k].append(((r["packets_fwd"], r["bytes_fwd"], 0, 0,
+                         r["end_reason_code"]), r, 0))
+        if r["packets_rev"] > 0:
+            rk = (k[0], k[1], k[4], k[5], k[2], k[3], k[6])
+            want[rk].append(((r["packets_rev"], r["bytes_rev"], 0, 0,
+                              r["end_reason_code"]), r, 1))
+    return want
+
+
+def cmd_nfdump_uni(argv):
+    raw, log = parse_raw(argv[0]), tplib.read_jsonl(argv[1])
+    want = uni_want(log)
+    nwant = sum(map(len, want.values()))
+    bad = []
+    ends = collections.defaultdict(int)
+    for rec in raw:
+        k, v, _ = raw_key_vals(rec)
+        cands = want.get(k, [])
+        for i, (vals, r, d) in enumerate(cands):
+            first, last = r["first_ns"] // 1000000, r["last_ns"] // 1000000
+            if vals == v[:5] and first <= v[5] <= v[6] <= last and \
+                    (d == 1 or v[5] == first):
+                ends[id(r)] = max(ends[id(r)], v[6])
+                del cands[i]
+                break
+        else:
+            bad.append(k + v)
+    left = [k for k, c in want.items() for _ in c]
+    late = [r["serial"] for r in log
+            if ends.get(id(r), -1) != r["last_ns"] // 1000000]
+    if bad or left or late:
+        print("%d records, %d expected: %d unmatched %s, %d missing %s, "
+              "%d flows whose last record does not end with them %s" %
+              (len(raw), nwant, len(bad), bad[:3], len(left), left[:3],
+               len(late), late[:3]))
+        return 1
+    print("%d records equal (%d flows)" % (len(raw), len(log)))
+    return 0
+
+
+def cmd_pmacct(argv):
+    rows, log, mode = tplib.read_jsonl(argv[0]), tplib.read_jsonl(argv[1]), \
+        argv[2]
+    got = collections.Counter()
+    gotb = collections.Counter()
+    for r in rows:
+        p = str(r["ip_proto"])
+        k = (norm_addr(r["ip_src"]), r.get("port_src", 0),
+             norm_addr(r["ip_dst"]), r.get("port_dst", 0),
+             int(p) if p.isdigit() else socket.getprotobyname(p))
+        got[k] += r["packets"]
+        gotb[k] += r["bytes"]
+    want = collections.Counter()
+    wantb = collections.Counter()
+    tot = [0, 0, 0, 0]
+    for r in log:
+        p = r["proto"]
+        icmp = r["proto"] in (1, 58)
+        s, d = norm_addr(r["src"]), norm_addr(r["dst"])
+        sp, dp = (0, 0) if icmp else (r["sport"], r["dport"])
+        tot[0] += r["packets_fwd"]
+        tot[1] += r["bytes_fwd"]
+        tot[2] += r["packets_rev"]
+        tot[3] += r["bytes_rev"]
+        want[(s, sp, d, dp, p)] += r["packets_fwd"]
+        wantb[(s, sp, d, dp, p)] += r["bytes_fwd"]
+        if mode == "uni" and r["packets_rev"] > 0:
+            want[(d, dp, s, sp, p)] += r["packets_rev"]
+            wantb[(d, dp, s, sp, p)] += r["bytes_rev"]
+    print("flow log: forward %d packets %d bytes, reverse %d packets %d "
+          "bytes; nfacctd: %d rows, %d packets %d bytes" %
+          (tot[0], tot[1], tot[2], tot[3], len(rows), sum(got.values()),
+           sum(gotb.values())))
+    ok = compare(list(got.items()), list(want.items()),
+                 "packets per 5-tuple")
+    ok = compare(list(gotb.items()), list(wantb.items()),
+                 "bytes per 5-tuple") and ok
+    return 0 if ok else 1
+
+
 def cmd_count(argv):
     print(len(parse_raw(argv[0])))
     return 0
@@ -253,7 +354,8 @@ def cmd_softflowd(argv):
 
 
 def main():
-    cmds = {"nfdump": cmd_nfdump, "ipfix": cmd_ipfix, "count": cmd_count,
+    cmds = {"nfdump": cmd_nfdump, "nfdump-uni": cmd_nfdump_uni,
+            "pmacct": cmd_pmacct, "ipfix": cmd_ipfix, "count": cmd_count,
             "softflowd": cmd_softflowd}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
