@@ -707,9 +707,13 @@ tp_config_getopt(struct tp_config *cfg, int argc, char **argv)
 
 	tp_long_options(lo, no_names);
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: glibc and musl then also forget where they were inside
+	 * a cluster of short options ("-xy" stopped at -x), which optind = 1
+	 * keeps and the next parse would read (found by fuzz_options.c).
+	 */
+	optind = 0;
 	for (;;) {
-		prev = optind;
+		prev = optind > 0 ? optind : 1;	/* 0: reinitialise */
 		li = -1;
 		opt = getopt_long(argc, argv, "+:p:T:h", lo, &li);
 		if (opt == -1)

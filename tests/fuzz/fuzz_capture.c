@@ -34,6 +34,8 @@
 
 #include "tp_capture.c"
 
+#include "fuzz_report.h"
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -61,6 +63,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	    setenv("TMPDIR", tp_fuzz_tmp, 1) != 0)
 		abort();
 	atexit(tp_fuzz_rmtmp);
+	tp_fuzz_report_init();
 	tp_fuzz_fd = memfd_create("tp_fuzz_capture", MFD_CLOEXEC);
 	if (tp_fuzz_fd < 0)
 		abort();
@@ -133,15 +136,18 @@ tp_fuzz_check_feed(const struct tp_capture *cap)
 
 	p = pcap_open_offline(cap->feed, err);
 	if (p == NULL || pcap_datalink(p) != cap->linktype)
-		abort();
+		TP_FUZZ_FAIL("the filtered copy cannot be read or has another "
+			     "link type");
 	while ((ret = pcap_next_ex(p, &h, &d)) == 1) {
 		if (h->caplen > TP_CAPTURE_MAX_CAPLEN)
-			abort();
+			TP_FUZZ_FAIL("the filtered copy holds a record of %u "
+				     "bytes", h->caplen);
 		n++;
 	}
 	pcap_close(p);
 	if (ret != PCAP_ERROR_BREAK || n != cap->records - cap->oversize)
-		abort();
+		TP_FUZZ_FAIL("the filtered copy holds %" PRIu64 " records, "
+			     "want %" PRIu64, n, cap->records - cap->oversize);
 }
 
 static void
@@ -160,21 +166,23 @@ tp_fuzz_check_cap(const struct tp_capture *cap, bool infinite,
 	    strcmp(cap->path, tp_fuzz_path) != 0 ||
 	    tp_capture_find(cap->feed) == NULL ||
 	    tp_capture_find(cap->path) == NULL)
-		abort();
+		TP_FUZZ_FAIL("inconsistent entry: link type %d, %" PRIu64
+			     " records, %" PRIu64 " oversize", cap->linktype,
+			     cap->records, cap->oversize);
 	/* A copy exactly when oversize records must be left out. */
 	if (cap->filtered != (cap->oversize > 0 && !infinite) ||
 	    (cap->filtered ? strncmp(cap->feed, tp_fuzz_tmp,
 				     strlen(tp_fuzz_tmp)) != 0 :
 	     strcmp(cap->feed, cap->path) != 0))
-		abort();
+		TP_FUZZ_FAIL("feed '%s' (filtered %d) for %" PRIu64
+			     " oversize records", cap->feed, cap->filtered,
+			     cap->oversize);
 	if (cap->filtered)
 		tp_fuzz_check_feed(cap);
 	whole = tp_fuzz_pcap_records(file, size);
-	if (whole >= 0 && (uint64_t)whole != cap->records) {
-		fprintf(stderr, "fuzz: %" PRIu64 " records counted, the file "
-			"holds %" PRId64 " whole ones\n", cap->records, whole);
-		abort();
-	}
+	if (whole >= 0 && (uint64_t)whole != cap->records)
+		TP_FUZZ_FAIL("%" PRIu64 " records counted, the file holds %"
+			     PRId64 " whole ones", cap->records, whole);
 }
 
 int
@@ -205,11 +213,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				cap[0]->oversize != cap[1]->oversize ||
 				cap[0]->linktype != cap[1]->linktype ||
 				cap[0]->max_gap_ns != cap[1]->max_gap_ns)))
-		abort();
+		TP_FUZZ_FAIL("the same file checked twice differs");
 	/* Empty the table: no copy may outlive it. */
 	tp_capture_release();
 	if (tp_fuzz_tmp_files() != 0)
-		abort();
+		TP_FUZZ_FAIL("a filtered copy outlived tp_capture_release()");
 	memset(tp_caps, 0, sizeof(tp_caps[0]) * tp_nb_caps);
 	tp_nb_caps = 0;
 	return 0;

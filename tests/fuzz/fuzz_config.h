@@ -34,6 +34,8 @@
 #include "tp_config.h"
 #include "tp_config_internal.h"
 
+#include "fuzz_report.h"
+
 /* Formatted values: an lcore list of every other lcore is the longest. */
 #define TP_FUZZ_VAL_LEN 4096
 
@@ -137,12 +139,10 @@ tp_fuzz_value_oracle(const struct tp_option *o, const char *val)
 			tp_fuzz_exact_uint(val, 10, &v) :
 			tp_fuzz_exact_duration(val, &v);
 		want = exact == 0 && v >= o->min && v <= o->max;
-		if (want && ret == 0 && tp_fuzz_member(&cfg, o) != v) {
-			fprintf(stderr, "fuzz: option '--%s' value '%.200s' "
-				"stored as %" PRIu64 "\n", o->name, val,
-				tp_fuzz_member(&cfg, o));
-			abort();
-		}
+		if (want && ret == 0 && tp_fuzz_member(&cfg, o) != v)
+			TP_FUZZ_FAIL("option '--%s' value '%.200s' stored as %"
+				     PRIu64, o->name, val,
+				     tp_fuzz_member(&cfg, o));
 		break;
 	case TP_OT_ENUM:
 		for (n = o->names; n->name != NULL; n++)
@@ -179,11 +179,9 @@ tp_fuzz_value_oracle(const struct tp_option *o, const char *val)
 	case TP_OT_FLOWSEL:
 		return;	/* checked by the round trip */
 	}
-	if (want != (ret == 0)) {
-		fprintf(stderr, "fuzz: option '--%s' value '%.200s' %s\n",
-			o->name, val, want ? "refused" : "accepted");
-		abort();
-	}
+	if (want != (ret == 0))
+		TP_FUZZ_FAIL("option '--%s' value '%.200s' %s", o->name, val,
+			     want ? "refused" : "accepted");
 }
 
 /* Every option in range, every string terminated, the cross checks. */
@@ -245,6 +243,22 @@ tp_fuzz_unset(const struct tp_config *cfg, const struct tp_option *o)
 	}
 }
 
+/* 0 if every option (and [eal] args) of a and b reads the same. */
+static inline int
+tp_fuzz_same(const struct tp_config *a, const struct tp_config *b)
+{
+	static char va[TP_FUZZ_VAL_LEN], vb[TP_FUZZ_VAL_LEN];
+	unsigned int i;
+
+	for (i = 0; i < tp_nb_options; i++) {
+		tp_option_format(a, &tp_options[i], va, sizeof(va));
+		tp_option_format(b, &tp_options[i], vb, sizeof(vb));
+		if (strcmp(va, vb) != 0)
+			return -1;
+	}
+	return strcmp(a->eal_args, b->eal_args) != 0 ? -1 : 0;
+}
+
 /* Print cfg back as a command line; it must parse to the same config. */
 static inline void
 tp_fuzz_roundtrip(const struct tp_config *cfg)
@@ -256,7 +270,7 @@ tp_fuzz_roundtrip(const struct tp_config *cfg)
 	unsigned int i;
 	int argc = 0;
 
-	argv[argc++] = (char *)"fuzz";
+	argv[argc++] = (char *)"--";
 	for (i = 0; i < tp_nb_options && argc < 65; i++) {
 		const struct tp_option *o = &tp_options[i];
 
@@ -273,20 +287,16 @@ tp_fuzz_roundtrip(const struct tp_config *cfg)
 		argc++;
 	}
 	argv[argc] = NULL;
-	if (tp_config_parse(&again, argc, argv) != 0) {
-		fprintf(stderr, "fuzz: the printed configuration is refused\n");
-		abort();
-	}
+	if (tp_config_parse(&again, argc, argv) != 0)
+		TP_FUZZ_FAIL("the printed configuration is refused");
 	for (i = 0; i < tp_nb_options; i++) {
 		tp_option_format(cfg, &tp_options[i], vals[0], sizeof(vals[0]));
 		tp_option_format(&again, &tp_options[i], vals[1],
 				 sizeof(vals[1]));
-		if (strcmp(vals[0], vals[1]) != 0) {
-			fprintf(stderr, "fuzz: --%s is '%.200s', printed and "
-				"parsed again '%.200s'\n", tp_options[i].name,
-				vals[0], vals[1]);
-			abort();
-		}
+		if (strcmp(vals[0], vals[1]) != 0)
+			TP_FUZZ_FAIL("--%s is '%.200s', printed and parsed "
+				     "again '%.200s'", tp_options[i].name,
+				     vals[0], vals[1]);
 	}
 }
 

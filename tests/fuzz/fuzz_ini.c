@@ -56,6 +56,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	RTE_SET_USED(argv);
 	if (dict != NULL)
 		tp_fuzz_write_dict(dict, true);
+	tp_fuzz_report_init();
 	tp_fuzz_fd = memfd_create("tp_fuzz_ini", MFD_CLOEXEC);
 	if (tp_fuzz_fd < 0)
 		abort();
@@ -211,7 +212,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct tp_config cfg, plain;
 	static char a[TP_FUZZ_VAL_LEN], b[TP_FUZZ_VAL_LEN];
-	char *argv[] = { (char *)"fuzz", (char *)"--config", tp_fuzz_path,
+	char *argv[] = { (char *)"--", (char *)"--config", tp_fuzz_path,
 			 NULL };
 	unsigned int i;
 	int ret, want;
@@ -229,29 +230,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	want = tp_fuzz_plain(data, size, &plain);
 	if (want < 0)
 		return 0;
-	if (want != (ret == 0)) {
-		fprintf(stderr, "fuzz: the loader %s a plain file that %s "
-			"(%s)\n", ret == 0 ? "accepts" : "refuses",
-			want ? "holds only valid settings" : "is invalid",
-			want ? "" : tp_fuzz_why);
-		abort();
-	}
+	if (want != (ret == 0))
+		TP_FUZZ_FAIL("the loader %s a plain file that %s (%s)",
+			     ret == 0 ? "accepts" : "refuses",
+			     want ? "holds only valid settings" : "is invalid",
+			     want ? "" : tp_fuzz_why);
 	if (ret != 0)
 		return 0;
 	for (i = 0; i < tp_nb_options; i++) {
 		tp_option_format(&cfg, &tp_options[i], a, sizeof(a));
 		tp_option_format(&plain, &tp_options[i], b, sizeof(b));
-		if (strcmp(a, b) != 0) {
-			fprintf(stderr, "fuzz: [%s] %s loaded as '%.300s', the "
-				"file says '%.300s'\n", tp_options[i].section,
-				tp_options[i].name, a, b);
-			abort();
-		}
+		if (strcmp(a, b) != 0)
+			TP_FUZZ_FAIL("[%s] %s loaded as '%.300s', the file "
+				     "says '%.300s'", tp_options[i].section,
+				     tp_options[i].name, a, b);
 	}
-	if (strcmp(cfg.eal_args, plain.eal_args) != 0) {
-		fprintf(stderr, "fuzz: [eal] args loaded as '%s', the file "
-			"says '%s'\n", cfg.eal_args, plain.eal_args);
-		abort();
-	}
+	if (strcmp(cfg.eal_args, plain.eal_args) != 0)
+		TP_FUZZ_FAIL("[eal] args loaded as '%s', the file says '%s'",
+			     cfg.eal_args, plain.eal_args);
 	return 0;
 }

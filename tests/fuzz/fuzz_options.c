@@ -6,7 +6,8 @@
  * libFuzzer target: the command line parser (tp_config_parse() and
  * tp_option_set(), examples/timer_pipeline/tp_config.c).
  *
- * The input is a list of records, each one selector byte and a value up to
+ * The vector starts with "--", as main() hands it over (the app's part
+ * of "EAL options -- app options"). The input is a list of records, each one selector byte and a value up to
  * the next NUL byte (or the end). The selector's low 6 bits pick an entry
  * of the option table (modulo its size, plus --dump-config, --help-rst and
  * --help), its top 2 bits how the record becomes arguments:
@@ -19,9 +20,10 @@
  * directly and checked against the option's grammar
  * (tp_fuzz_value_oracle()); the whole argument vector must parse to 0, 1
  * (--help) or -EINVAL, and an accepted configuration must be in range and
- * survive the round trip (fuzz_config.h). getopt's state (optind) is set
- * by the parser itself on each call; the configuration is rebuilt from
- * the defaults by tp_config_parse().
+ * survive the round trip (fuzz_config.h); then a valid vector must parse
+ * and the same vector parsed again give the same answer (no state kept). getopt's state (optind) is reset by the
+ * parser itself on each call; the configuration is rebuilt from the
+ * defaults by tp_config_parse().
  *
  * TP_FUZZ_WRITE_DICT=FILE: write a libFuzzer dictionary made from the
  * option table to FILE and exit.
@@ -47,6 +49,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	RTE_SET_USED(argv);
 	if (dict != NULL)
 		tp_fuzz_write_dict(dict, false);
+	tp_fuzz_report_init();
 	return 0;
 }
 
@@ -63,7 +66,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const extra[] = {
 		"--dump-config", "--help-rst", "--help",
 	};
-	static struct tp_config cfg;
+	static char *good[] = { (char *)"--", (char *)"--flows=100", NULL };
+	static struct tp_config cfg, again;
 	char *argv[TP_FUZZ_MAX_ARGS + 2], *owned[TP_FUZZ_MAX_ARGS];
 	char *copy, *p, *end, *val, *tok;
 	unsigned int sel, form, n;
@@ -75,7 +79,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(copy, data, size);
 	copy[size] = '\0';
-	argv[argc++] = (char *)"fuzz";
+	argv[argc++] = (char *)"--";
 	for (p = copy, end = copy + size; p < end &&
 	     argc <= TP_FUZZ_MAX_ARGS - 2; p = val + strlen(val) + 1) {
 		sel = (uint8_t)*p;
@@ -117,11 +121,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	ret = tp_config_parse(&cfg, argc, argv);
 	if (ret != 0 && ret != 1 && ret != -EINVAL)
-		abort();
+		TP_FUZZ_FAIL("tp_config_parse() returned %d", ret);
 	if (ret == 0) {
 		tp_fuzz_check_config(&cfg);
 		tp_fuzz_roundtrip(&cfg);
 	}
+	/* No state kept from a parse: a valid vector parses right after,
+	 * and the same vector again gives the same answer.
+	 */
+	if (tp_config_parse(&again, RTE_DIM(good) - 1, good) != 0 ||
+	    again.nb_flows != 100)
+		TP_FUZZ_FAIL("'--flows=100' refused after that parse");
+	if (tp_config_parse(&again, argc, argv) != ret ||
+	    (ret == 0 && tp_fuzz_same(&cfg, &again) != 0))
+		TP_FUZZ_FAIL("the same arguments parsed twice differ");
 
 	while (nowned > 0)
 		free(owned[--nowned]);
