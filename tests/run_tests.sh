@@ -22,7 +22,8 @@
 #
 # Environment: TP_TEST_FILTER (case-name filter, read by every C suite),
 # TP_TEST_TIMEOUT (seconds per test, instead of each test's own timeout),
-# TP_SKIP_FUZZ=1 (leave fuzz_parse out: a sanitizer build already runs it).
+# TP_SKIP_FUZZ=1 (leave the libFuzzer suites fuzz_* out: a sanitizer build
+# already runs them; their regression cases, regress_*, still run).
 
 set -u
 
@@ -183,7 +184,7 @@ args=(-C "$build" -v --no-stdsplit --logbase "$logbase" --num-processes 2)
 if [ "${TP_SKIP_FUZZ:-0}" = 1 ]; then
 	kept=()
 	for n in "${names[@]}"; do
-		[ "$n" = fuzz_parse ] || kept+=("$n")
+		case $n in fuzz_*) ;; *) kept+=("$n") ;; esac
 	done
 	names=("${kept[@]}")
 fi

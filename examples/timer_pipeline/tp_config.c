@@ -8,6 +8,7 @@
  */
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -311,14 +312,20 @@ tp_config_error(const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* Digits only: strtoull alone would also take blanks, a sign or "0x". */
 static int
 tp_parse_u64(const char *s, int base, uint64_t *out)
 {
 	unsigned long long v;
+	const char *p;
 	char *end;
 
-	if (s == NULL || *s == '\0' || *s == '-' || *s == '+' || *s == ' ')
+	if (s == NULL || *s == '\0')
 		return -EINVAL;
+	for (p = s; *p != '\0'; p++)
+		if (base == 16 ? !isxdigit((unsigned char)*p) :
+		    !isdigit((unsigned char)*p))
+			return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, base);
 	if (errno != 0 || *end != '\0')
@@ -336,7 +343,7 @@ tp_parse_duration(const char *s, uint64_t *ns)
 		{ "s", TP_NS_PER_S }, { "", TP_NS_PER_S },
 		{ "m", 60 * TP_NS_PER_S }, { "h", 3600 * TP_NS_PER_S },
 	};
-	uint64_t whole = 0, frac = 0, frac_div = 1, mul = 0;
+	uint64_t whole = 0, frac = 0, frac_div = 1, mul = 0, frac_ns;
 	const char *p = s;
 	unsigned int i;
 
@@ -362,7 +369,15 @@ tp_parse_duration(const char *s, uint64_t *ns)
 		return -EINVAL;
 	if (whole > UINT64_MAX / mul)
 		return -ERANGE;
-	*ns = whole * mul + frac * mul / frac_div;
+	/* frac < frac_div <= 1e9, frac_div a power of ten, mul one times
+	 * 1, 60 or 3600: the division is exact or the product small, so
+	 * neither overflows (a wrapped value could land in range).
+	 */
+	frac_ns = mul >= frac_div ? frac * (mul / frac_div) :
+		frac * mul / frac_div;
+	if (frac_ns > UINT64_MAX - whole * mul)
+		return -ERANGE;
+	*ns = whole * mul + frac_ns;
 	return 0;
 }
 
@@ -706,9 +721,13 @@ tp_config_getopt(struct tp_config *cfg, int argc, char **argv)
 
 	tp_long_options(lo, no_names);
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: glibc and musl then also forget where they were inside
+	 * a cluster of short options ("-xy" stopped at -x), which optind = 1
+	 * keeps and the next parse would read (found by fuzz_options.c).
+	 */
+	optind = 0;
 	for (;;) {
-		prev = optind;
+		prev = optind > 0 ? optind : 1;	/* 0: reinitialise */
 		li = -1;
 		opt = getopt_long(argc, argv, "+:p:T:h", lo, &li);
 		if (opt == -1)

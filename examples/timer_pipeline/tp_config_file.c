@@ -9,6 +9,7 @@
  * An optional [eal] section holds "args = <EAL options>".
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,30 +22,18 @@
 #include "tp_config_internal.h"
 
 static int
-tp_config_load_eal(struct tp_config *cfg, struct rte_cfgfile *file,
-		   const char *fname)
+tp_config_load_eal(struct tp_config *cfg, const struct rte_cfgfile_entry *e,
+		   int n, const char *fname)
 {
-	struct rte_cfgfile_entry *e;
-	int n, i;
+	int i;
 
-	n = rte_cfgfile_section_num_entries(file, "eal");
-	if (n <= 0)
-		return 0;
-	e = calloc(n, sizeof(*e));
-	if (e == NULL)
-		return -ENOMEM;
-	rte_cfgfile_section_entries(file, "eal", e, n);
 	for (i = 0; i < n; i++) {
-		if (strcmp(e[i].name, "args") != 0) {
-			tp_config_error("%s: [eal] unknown key '%s' (only args)",
-					fname, e[i].name);
-			free(e);
-			return -EINVAL;
-		}
+		if (strcmp(e[i].name, "args") != 0)
+			return tp_config_error("%s: [eal] unknown key '%s' "
+					       "(only args)", fname, e[i].name);
 		snprintf(cfg->eal_args, sizeof(cfg->eal_args), "%s",
 			 e[i].value);
 	}
-	free(e);
 	return 0;
 }
 
@@ -64,25 +53,38 @@ tp_option_find_key(const char *section, const char *key, bool *known_sec)
 	return NULL;
 }
 
+/*
+ * Section number 'idx' of the file. By number, not by name: a section
+ * given twice is two sections, each applied in its turn (by name, the
+ * second one's keys would be silently skipped).
+ */
 static int
 tp_config_load_section(struct tp_config *cfg, struct rte_cfgfile *file,
-		       const char *fname, const char *sec)
+		       const char *fname, int idx)
 {
 	const struct tp_option *o;
 	struct rte_cfgfile_entry *e;
 	char where[PATH_MAX + 128];
+	char sec[CFG_NAME_LEN];
 	bool known;
 	int n, i, ret = 0;
 
-	if (strcmp(sec, "eal") == 0)
-		return tp_config_load_eal(cfg, file, fname);
-	n = rte_cfgfile_section_num_entries(file, sec);
+	n = rte_cfgfile_section_num_entries_by_index(file, sec, idx);
 	if (n < 0)
-		return -EINVAL;
+		return tp_config_error("%s: cannot read section %d", fname,
+				       idx + 1);
 	e = calloc(n + 1, sizeof(*e));
 	if (e == NULL)
 		return -ENOMEM;
-	rte_cfgfile_section_entries(file, sec, e, n);
+	if (rte_cfgfile_section_entries_by_index(file, idx, sec, e, n) != n) {
+		ret = tp_config_error("%s: cannot read section [%s]", fname,
+				      sec);
+		goto out;
+	}
+	if (strcmp(sec, "eal") == 0) {
+		ret = tp_config_load_eal(cfg, e, n, fname);
+		goto out;
+	}
 	o = tp_option_find_key(sec, "", &known);
 	if (!known) {
 		ret = tp_config_error("%s: unknown section [%s]", fname, sec);
@@ -104,6 +106,54 @@ tp_config_load_section(struct tp_config *cfg, struct rte_cfgfile *file,
 out:
 	free(e);
 	return ret;
+}
+
+/* Length of s[0..n) without its leading and trailing blanks. */
+static size_t
+tp_config_stripped_len(const char *s, size_t n)
+{
+	while (n > 0 && isspace((unsigned char)*s))
+		s++, n--;
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	return n;
+}
+
+/*
+ * What rte_cfgfile would keep of a line it reads: it silently cuts
+ * section names and keys to CFG_NAME_LEN - 1 bytes and values to
+ * CFG_VALUE_LEN - 1, so a longer one is refused here. 0 or an error.
+ */
+static int
+tp_config_check_lengths(const char *fname, unsigned int lineno,
+			const char *p)
+{
+	const char *end = p + strcspn(p, "\r\n"), *c, *eq;
+
+	/* rte_cfgfile's comments begin at a '#' not escaped by '\'. */
+	for (c = p; c < end; c++)
+		if (*c == '#' && (c == p || c[-1] != '\\'))
+			break;
+	end = c;
+	if (*p == '[') {
+		c = memchr(p, ']', end - p);
+		if (c != NULL &&
+		    tp_config_stripped_len(p + 1, c - p - 1) >= CFG_NAME_LEN)
+			return tp_config_error("%s:%u: section name longer "
+					       "than %d bytes", fname, lineno,
+					       CFG_NAME_LEN - 1);
+		return 0;
+	}
+	eq = memchr(p, '=', end - p);
+	if (eq == NULL)
+		return 0;
+	if (tp_config_stripped_len(p, eq - p) >= CFG_NAME_LEN)
+		return tp_config_error("%s:%u: key longer than %d bytes",
+				       fname, lineno, CFG_NAME_LEN - 1);
+	if (tp_config_stripped_len(eq + 1, end - eq - 1) >= CFG_VALUE_LEN)
+		return tp_config_error("%s:%u: value longer than %d bytes",
+				       fname, lineno, CFG_VALUE_LEN - 1);
+	return 0;
 }
 
 /*
@@ -136,6 +186,8 @@ tp_config_check_lines(const char *fname)
 			 strchr(p, '=') == NULL)
 			ret = tp_config_error("%s:%u: expected '[section]' or "
 					      "'key = value'", fname, lineno);
+		else
+			ret = tp_config_check_lengths(fname, lineno, p);
 	}
 	fclose(f);
 	return ret;
@@ -147,7 +199,6 @@ tp_config_load_file(struct tp_config *cfg, const char *fname)
 {
 	struct rte_cfgfile_parameters params = { .comment_character = '#' };
 	struct rte_cfgfile *file;
-	char **secs = NULL;
 	int n, i, ret;
 
 	ret = tp_config_check_lines(fname);
@@ -160,29 +211,8 @@ tp_config_load_file(struct tp_config *cfg, const char *fname)
 				       "# comment; keys belong to a section)",
 				       fname);
 	n = rte_cfgfile_num_sections(file, NULL, 0);
-	if (n > 0) {
-		secs = calloc(n, sizeof(*secs));
-		if (secs == NULL) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		for (i = 0; i < n; i++) {
-			secs[i] = malloc(CFG_NAME_LEN);
-			if (secs[i] == NULL) {
-				ret = -ENOMEM;
-				goto out;
-			}
-		}
-		rte_cfgfile_sections(file, secs, n);
-	}
 	for (i = 0; i < n && ret == 0; i++)
-		ret = tp_config_load_section(cfg, file, fname, secs[i]);
-out:
-	if (secs != NULL) {
-		for (i = 0; i < n; i++)
-			free(secs[i]);
-		free(secs);
-	}
+		ret = tp_config_load_section(cfg, file, fname, i);
 	rte_cfgfile_close(file);
 	return ret;
 }

@@ -444,9 +444,17 @@ tp_ipfix_enc_templates(struct tp_ipfix_enc *enc,
 	r.process_id = st->process_id;
 	r.idle_s = st->idle_s;
 	r.active_s = st->active_s;
-	enc->cur_tid = -1;	/* template sets were opened meanwhile */
 	enc->open = true;
-	if (tp_enc_use(enc, TP_TID_INT_STATS, TP_IPFIX_TID_STATS) < 0)
+	/* libfixbuf closes the open (template) set only when the export
+	 * template changes: if the last record sent was an options record,
+	 * setting TP_IPFIX_TID_STATS again would leave the set open and the
+	 * record would land inside the template set (found by
+	 * tests/fuzz/fuzz_ipfix.c: templates sent twice with no flow
+	 * between, as an idle exporter's refresh does). So change it twice.
+	 */
+	enc->cur_tid = -1;
+	if (tp_enc_use(enc, TP_TID_INT_DATA, TP_IPFIX_TID_DATA) < 0 ||
+	    tp_enc_use(enc, TP_TID_INT_STATS, TP_IPFIX_TID_STATS) < 0)
 		return -EINVAL;
 	ret = tp_enc_append(enc, &r, sizeof(r));
 	return ret == 0 ? 0 : -EINVAL;

@@ -26,6 +26,12 @@ printf 'flows = 100\n' >"$CFG/nosection.ini"
 printf '[timers]\ntimer-adapter = hardware\n' >"$CFG/enum.ini"
 printf '[lcores]\nrx-lcores = 1-0\n' >"$CFG/lcores.ini"
 printf '[debug]\nfault-worker-delay-us = 1000001\n' >"$CFG/debug.ini"
+# Found by tests/fuzz/fuzz_ini.c: a section given twice was read once (its
+# second part silently skipped); a value over 255 bytes was silently cut.
+printf '[eventdev]\nevents = 4096\n[eventdev]\nstats-period = 5\n' \
+	>"$CFG/twice.ini"
+printf '[records]\nflow-log = %0300d\n' 0 >"$CFG/longvalue.ini"
+printf '[fl%070d]\nflows = 100\n' 0 >"$CFG/longsection.ini"
 
 # Rejected before EAL starts: "NAME|NAMED|app arguments" (after --). The
 # one error line must hold NAMED (a fixed string): the offending option as
@@ -47,6 +53,8 @@ PRE_EAL=(
 	"rx_threshold_too_low|'--rx-threshold-pct'|--rx-threshold-pct 5"
 	"bad_duration_unit|'--tmo-udp'|--tmo-udp 5x"
 	"zero_timeout|'--tmo-udp'|--tmo-udp 0"
+	"duration_sum_wraps|'--tmo-udp'|--tmo-udp 18446744073.9s"
+	"duration_huge_hours|'--tmo-udp'|--tmo-udp 5124095576030432h"
 	"timeout_below_tick|'--tmo-udp' is shorter than --timer-tick|--timer-tick 1s --tmo-udp 500ms"
 	"tick_too_long|'--timer-tick'|--timer-tick 2s"
 	"timers_not_a_number|'--timers'|--timers lots"
@@ -67,6 +75,7 @@ PRE_EAL=(
 	"stats_json_without_period|--stats-json needs a stats period|--stats-json /tmp/tp_never.json -T 0"
 	"zero_portmask|'--portmask'|-p 0"
 	"bad_portmask|'--portmask'|-p 0xzz"
+	"portmask_prefix_twice|'--portmask'|-p 0x0x10"
 	"reversed_lcore_range|'--rx-lcores'|--rx-lcores 3-1"
 	"lcore_list_letters|'--worker-lcores'|--worker-lcores a,b"
 	"lcore_list_empty_item|'--worker-lcores'|--worker-lcores 0,,1"
@@ -83,6 +92,9 @@ PRE_EAL=(
 	"config_bad_enum|[timers] timer-adapter:|--config $CFG/enum.ini"
 	"config_bad_lcores|[lcores] rx-lcores:|--config $CFG/lcores.ini"
 	"config_debug_out_of_range|[debug] fault-worker-delay-us:|--config $CFG/debug.ini"
+	"config_section_twice|[eventdev] unknown key 'stats-period'|--config $CFG/twice.ini"
+	"config_value_too_long|longvalue.ini:2: value longer than 255 bytes|--config $CFG/longvalue.ini"
+	"config_section_name_too_long|longsection.ini:1: section name longer|--config $CFG/longsection.ini"
 )
 
 for entry in "${PRE_EAL[@]}"; do
@@ -230,6 +242,31 @@ if grep -q 'tmo-udp *= 7s' <<<"$out" &&
 	tp_pass command_line_overrides_config
 else
 	tp_fail command_line_overrides_config "$out"
+fi
+
+# Values the fuzzers found taken wrongly (tests/fuzz/): a number with a
+# leading blank was accepted; a duration with 9 decimals of an hour was
+# stored wrapped (3601722582630 ns); a section given twice applies both
+# parts, the last value winning.
+out=$("$TP_BIN" -- "--flows=	100" --dump-config 2>&1)
+if [ $? -eq 2 ] && grep -q "'--flows'" <<<"$out"; then
+	tp_pass number_with_leading_tab_refused
+else
+	tp_fail number_with_leading_tab_refused "$out"
+fi
+out=$("$TP_BIN" -- --tmo-active 1.123456789h --dump-config 2>&1)
+if grep -q 'tmo-active *= 4044444440400ns' <<<"$out"; then
+	tp_pass duration_fraction_exact
+else
+	tp_fail duration_fraction_exact "$out"
+fi
+printf '[timeouts]\ntmo-udp = 5s\n[flows]\nflows = 100\n[timeouts]\ntmo-udp = 7s\n' \
+	>"$CFG/twice_ok.ini"
+out=$("$TP_BIN" -- --config "$CFG/twice_ok.ini" --dump-config 2>&1)
+if grep -q 'tmo-udp *= 7s' <<<"$out" && grep -q 'flows *= 100' <<<"$out"; then
+	tp_pass config_section_twice_last_wins
+else
+	tp_fail config_section_twice_last_wins "$out"
 fi
 
 # The adapter's old name still works, says once that it is the old name,
