@@ -394,10 +394,12 @@ timeout -k 5 60 "$TP_BIN" "${EAL[@]}" --vdev=event_sw0 \
 	>"$WORK/sig.log" 2>&1 &
 ppid=$!
 TP_PIDS+=("$ppid")
-# Two and a half seconds after the launch (not after the exec: start-up
-# under a sanitizer and a loaded machine takes seconds of its own).
+# Two and a half seconds after the setup (not after the exec: start-up
+# under a sanitizer and a loaded machine takes seconds of its own). Its
+# last log line (stderr: stdout is buffered in a file) maps the scheduler.
 for _ in $(seq 300); do
-	grep -q '^Lcores (service lcores' "$WORK/sig.log" 2>/dev/null && break
+	grep -q 'event scheduler (service [0-9]*) runs on' "$WORK/sig.log" \
+		2>/dev/null && break
 	sleep 0.1
 done
 sleep 2.5
