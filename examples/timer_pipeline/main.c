@@ -107,9 +107,13 @@ tp_ctx_init_clock(struct tp_ctx *ctx)
 	unsigned int i;
 
 	ctx->hz = rte_get_timer_hz();
-	ctx->tick_cycles = tp_ns_to_cycles(cfg->tick_ns, ctx->hz);
+	/* --clock capture: flows age in capture nanoseconds (tp_clock.h). */
+	ctx->clk.on = cfg->clock == TP_CLOCK_CAPTURE;
+	ctx->flow_hz = ctx->clk.on ? UINT64_C(1000000000) : ctx->hz;
+	ctx->tick_cycles = tp_ns_to_cycles(cfg->tick_ns, ctx->flow_hz);
 	for (i = 0; i < TP_TMO_MAX; i++)
-		ctx->tmo_cycles[i] = tp_ns_to_cycles(cfg->tmo_ns[i], ctx->hz);
+		ctx->tmo_cycles[i] = tp_ns_to_cycles(cfg->tmo_ns[i],
+						     ctx->flow_hz);
 }
 
 /* Checks that need EAL but start nothing: failures exit with status 2. */

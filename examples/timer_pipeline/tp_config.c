@@ -81,6 +81,12 @@ static const struct tp_enum_name tp_ipfix_transport_names[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct tp_enum_name tp_clock_names[] = {
+	{ "wall", TP_CLOCK_WALL, NULL },
+	{ "capture", TP_CLOCK_CAPTURE, NULL },
+	{ NULL, 0, NULL },
+};
+
 static const struct tp_enum_name tp_prio_names[] = {
 	{ "highest", 1, NULL },
 	{ "normal", 0, NULL },
@@ -205,6 +211,10 @@ const struct tp_option tp_options[] = {
 	  "end: 10.0.0.1, 10.0.0.1:80, [2001:db8::1]:53, any:443" },
 	TP_BOOL("replay-pace", "clock", replay_pace,
 		"deliver packets at their capture timestamps (net_pcap)"),
+	TP_ENUM("clock", "clock", clock, tp_clock_names, "CLOCK",
+		"what ages flows: wall (real time) or capture (the capture's "
+		"timestamps: read at full speed, aged as if paced; direct "
+		"adapter, capture files only)"),
 	TP_UINT("stats-period", 'T', "stats", stats_period_s, 0, 86400, "S",
 		"stats screen period in seconds, 0 = off"),
 	{ "stats-json", 0, "stats", TP_OT_PATH, TP_CFG_OFF(stats_json),
@@ -770,6 +780,13 @@ tp_config_check(const struct tp_config *cfg)
 		if (i == RTE_MAX_LCORE)
 			return tp_config_error("--rx-lcores is empty");
 	}
+	if (cfg->clock == TP_CLOCK_CAPTURE && cfg->adapter == TP_ADAPTER_RTE)
+		return tp_config_error("--clock capture needs --timer-adapter "
+				       "direct: DPDK's adapter runs on the TSC "
+				       "only");
+	if (cfg->clock == TP_CLOCK_CAPTURE && cfg->replay_pace)
+		return tp_config_error("--clock capture and --replay-pace "
+				       "exclude each other: pick one");
 	if (cfg->stats_json[0] != '\0' && cfg->stats_period_s == 0)
 		return tp_config_error("--stats-json needs a stats period "
 				       "(-T 1 or more)");

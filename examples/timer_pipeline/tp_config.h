@@ -35,6 +35,12 @@ enum tp_tmo_class {
 	TP_TMO_MAX
 };
 
+/** Clock that ages flows (--clock). */
+enum tp_clock_kind {
+	TP_CLOCK_WALL,		/**< The TSC: real time. */
+	TP_CLOCK_CAPTURE,	/**< The capture's timestamps (tp_clock.h). */
+};
+
 /** Which timer adapter implementation drives the flow timers. */
 enum tp_adapter_kind {
 	TP_ADAPTER_DIRECT,	/**< lib_timer_adapter (timer_adapter_*). */
@@ -114,6 +120,7 @@ struct tp_config {
 	char summary_json[PATH_MAX];	/**< Exit summary (JSON), "" = none. */
 	enum tp_log_format log_format;	/**< Flow record format. */
 	bool replay_pace;		/**< Honour capture timestamps. */
+	enum tp_clock_kind clock;	/**< --clock: what ages flows. */
 	uint32_t trace_timers;		/**< Trace the first N flows' timers. */
 	char ipfix_collector[TP_IPFIX_COLLECTOR_LEN]; /**< --ipfix, "" = off. */
 	enum tp_ipfix_transport ipfix_transport; /**< UDP or TCP. */

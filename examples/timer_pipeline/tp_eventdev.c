@@ -23,6 +23,7 @@
 #include <rte_service.h>
 
 #include "tp_ctx.h"
+#include "tp_clock.h"
 #include "tp_eventdev.h"
 
 /* Credits an event_sw port may keep: two quanta of 32 and a burst. */
@@ -338,7 +339,8 @@ tp_adapter_setup(struct tp_ctx *ctx)
 	 */
 	ac.nb_timers = cfg->nb_timers != 0 ? cfg->nb_timers :
 		ctx->ft.nb_entries;
-	ac.flags = 0;
+	/* --clock capture: the adapter runs on the capture's clock. */
+	ac.flags = ctx->clk.on ? TIMER_ADAPTER_F_CLOCK : 0;
 	ctx->ta.ops = cfg->adapter == TP_ADAPTER_RTE ? &tp_adapter_rte_ops :
 		&tp_adapter_direct_ops;
 	ctx->ta.h = ctx->ta.ops->create_ext(&ac, tp_adapter_port_cb, ctx);
@@ -355,6 +357,9 @@ tp_adapter_setup(struct tp_ctx *ctx)
 	if (ret < 0)
 		return ret;
 	ret = rte_service_runstate_set(svc, 1);
+	if (ret < 0)
+		return ret;
+	ret = tp_clock_init(ctx);
 	if (ret < 0)
 		return ret;
 	TP_LOG(INFO, "%s timer adapter: tick %" PRIu64 " ns, %" PRIu64

@@ -156,6 +156,13 @@ tp_ports_input_info(struct tp_ctx *ctx)
 			       ctx->ports[i]);
 			return -EINVAL;
 		}
+		if (!ends && cfg->clock == TP_CLOCK_CAPTURE) {
+			TP_LOG(ERR, "--clock capture: port %u does not read "
+			       "capture files (net_pcap rx_pcap=FILE without "
+			       "infinite_rx=1): it has no capture time",
+			       ctx->ports[i]);
+			return -EINVAL;
+		}
 		ctx->input_ends = ctx->input_ends && ends;
 	}
 	/* Paced input may be silent for its largest gap: not an end. */

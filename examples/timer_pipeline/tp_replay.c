@@ -29,7 +29,8 @@ tp_replay_fields_register(struct tp_ctx *ctx)
 	ctx->replay.ts_offset = -1;
 	ret = rte_mbuf_dyn_rx_timestamp_register(&ctx->replay.ts_offset,
 						 &ctx->replay.ts_flag);
-	if (ret < 0 && ctx->cfg->replay_pace) {
+	if (ret < 0 && (ctx->cfg->replay_pace ||
+			ctx->cfg->clock == TP_CLOCK_CAPTURE)) {
 		TP_LOG(ERR, "cannot register the RX timestamp field");
 		return ret;
 	}
