@@ -110,9 +110,12 @@ tp_ctx_init_clock(struct tp_ctx *ctx)
 	/* --clock capture: flows age in capture nanoseconds (tp_clock.h). */
 	ctx->clk.on = cfg->clock == TP_CLOCK_CAPTURE;
 	ctx->flow_hz = ctx->clk.on ? UINT64_C(1000000000) : ctx->hz;
-	ctx->tick_cycles = tp_ns_to_cycles(cfg->tick_ns, ctx->flow_hz);
+	/* --replay-speed X: timeouts and the tick pass X times faster. */
+	ctx->tick_cycles = tp_ns_to_cycles(tp_config_scaled_tick_ns(cfg),
+					   ctx->flow_hz);
 	for (i = 0; i < TP_TMO_MAX; i++)
-		ctx->tmo_cycles[i] = tp_ns_to_cycles(cfg->tmo_ns[i],
+		ctx->tmo_cycles[i] = tp_ns_to_cycles(cfg->tmo_ns[i] /
+						     cfg->replay_speed,
 						     ctx->flow_hz);
 }
 

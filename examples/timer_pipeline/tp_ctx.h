@@ -165,6 +165,9 @@ struct tp_ctx {
 	uint64_t port_eof_pkts[RTE_MAX_ETHPORTS];
 	bool input_ends;		/**< Every port reads capture files. */
 	uint64_t eof_oversize;		/**< Their oversize records. */
+	uint64_t cap_pkts;		/**< Records of every capture read. */
+	uint64_t cap_first_ns;		/**< Their earliest first timestamp. */
+	uint64_t cap_last_ns;		/**< Their latest timestamp. */
 	uint64_t eof_quiet_ns;		/**< RX silence that also means the
 					 * input ended (its largest gap when
 					 * paced, plus 500 ms). */

@@ -326,14 +326,14 @@ tp_adapter_setup(struct tp_ctx *ctx)
 	int ret;
 
 	for (i = 0; i < TP_TMO_MAX; i++)
-		max_tmo = RTE_MAX(max_tmo, cfg->tmo_ns[i]);
+		max_tmo = RTE_MAX(max_tmo, cfg->tmo_ns[i] / cfg->replay_speed);
 	memset(&ac, 0, sizeof(ac));
 	ac.event_dev_id = ctx->evd.dev_id;
 	ac.timer_adapter_id = 0;
 	ac.socket_id = rte_socket_id();
 	ac.clk_src = RTE_EVENT_TIMER_ADAPTER_CPU_CLK;
-	ac.timer_tick_ns = cfg->tick_ns;
-	ac.max_tmo_ns = max_tmo + 2 * cfg->tick_ns;
+	ac.timer_tick_ns = tp_config_scaled_tick_ns(cfg);
+	ac.max_tmo_ns = max_tmo + 2 * ac.timer_tick_ns;
 	/* One timer per flow slot, unless --timers asks for fewer (a fault
 	 * test: arms then fail with ENOSPC and the flows end at once).
 	 */

@@ -103,8 +103,9 @@ tp_replay_due(struct tp_ctx *ctx, uint64_t cap_ns, uint64_t now)
 		tp_replay_start(ctx, cap_ns, now);
 	if (cap_ns <= rp->base_cap_ns)
 		return rp->base_tsc;
-	return rp->base_tsc + tp_ns_to_cycles(cap_ns - rp->base_cap_ns,
-					      ctx->hz);
+	/* --replay-speed X: X times faster than recorded. */
+	return rp->base_tsc + tp_ns_to_cycles((cap_ns - rp->base_cap_ns) /
+					      ctx->cfg->replay_speed, ctx->hz);
 }
 
 /* Replay pace: hand out stashed packets once their time has come. 8< */

@@ -8,10 +8,11 @@
 # model's paced records, times included (check_records.py --mode paced):
 # ten runs in a row, identical, under a background CPU load; Ethernet and
 # LINUX_SLL captures, pcap and pcapng; the active timeout. A capture
-# spanning more than 10 minutes must finish in under 5 % of its span. The
-# refusals (DPDK's adapter, live and infinite input, --replay-pace) exit
-# with status 2 and one line naming the problem; the summary names the
-# clock.
+# spanning more than 10 minutes must finish in under 5 % of its span.
+# --replay-speed 10 must give the same records within the model's
+# tolerance. The refusals (DPDK's adapter, live and infinite input,
+# --replay-pace, speeds beyond the limits) exit with status 2 and one line
+# naming the problem; the summary names the clock.
 #
 #     tests/pipeline/clock.sh BUILD_DIR
 
@@ -171,6 +172,31 @@ else
 	tp_fail long_span_fast "$TP_WHY"
 fi
 
+# --replay-speed 10: paced, ten times faster, every timeout and the tick
+# divided by 10; record times stay in capture time. The tolerance is the
+# model's: no packet of the capture lies within 300 ms (capture time) of a
+# timeout boundary, 30 ms of real time at this speed, three ticks.
+t0=$(date +%s%N)
+tp_pcap_run "$WORK/speed10.log" "$IN" "$WORK/speed10.pcap" \
+	--replay-speed 10 --flow-log "$WORK/speed10.json"
+rc=$?
+run_ms=$((($(date +%s%N) - t0) / 1000000))
+cap_ms=$(python3 -c "import json, sys
+r = json.load(open(sys.argv[1]))['paced']
+print((max(x['last_ns'] for x in r) - min(x['first_ns'] for x in r))
+      // 1000000)" "$EXP")
+echo "    capture span ${cap_ms} ms, run at speed 10 ${run_ms} ms"
+if ! tp_clean_exit $rc "$WORK/speed10.log"; then
+	tp_fail replay_speed_10 "exit status $rc" "$WORK/speed10.log"
+elif ! why=$($CHECK records "$WORK/speed10.json" "$EXP" --mode paced); then
+	tp_fail replay_speed_10 "$why"
+elif ! tp_expect "run (ms) shorter than the capture's span" "$run_ms" lt \
+	"$cap_ms"; then
+	tp_fail replay_speed_10 "$TP_WHY"
+else
+	tp_pass replay_speed_10
+fi
+
 # Refusals: exit status 2 and one line saying why.
 # clock_refused NAME WORDS EAL-AND-APP-ARGS...
 clock_refused() {
@@ -195,6 +221,17 @@ clock_refused refused_replay_pace \
 	"error: --clock capture and --replay-pace exclude each other" \
 	--vdev=event_sw0 "--vdev=net_pcap0,rx_pcap=$IN,tx_pcap=$WORK/r.pcap" \
 	-- -T 0 --clock capture --replay-pace
+clock_refused refused_speed_ticks \
+	"error: --replay-speed 10000: the shortest timeout, --tmo-tcp-closing, .* under 10 ticks" \
+	--vdev=event_sw0 "--vdev=net_pcap0,rx_pcap=$IN,tx_pcap=$WORK/r.pcap" \
+	-- -T 0 --replay-speed 10000
+$GEN -o "$WORK/dense.pcap" --seed 3 --flows 3000 --flow-interval-ms 0.001 \
+	--gap-ms 0.001 2>/dev/null
+clock_refused refused_speed_rate \
+	"--replay-speed 10: the captures' [0-9]+ packets over [0-9]+ ms would come at [0-9]+ packets/s, beyond" \
+	--vdev=event_sw0 \
+	"--vdev=net_pcap0,rx_pcap=$WORK/dense.pcap,tx_pcap=$WORK/r.pcap" \
+	-- -T 0 --replay-speed 10
 clock_refused refused_infinite_rx \
 	"--clock capture: port 0 does not read capture files" \
 	--vdev=event_sw0 "--vdev=net_pcap0,rx_pcap=$IN,infinite_rx=1" \
