@@ -142,7 +142,9 @@ extern "C" {
  * tick ceil((c + t) / timer_tick_ns), as a TSC adapter rounds up; the
  * service, run at clock value c, expires exactly the timers due at or
  * before c (lateness is thus 0 to 1 tick of the application's clock, and
- * none is ever early). Nothing expires while the clock stands still. The
+ * none is ever early). Nothing expires while the clock stands still.
+ * Such an adapter keeps every timer in its radix index (no far ring), so
+ * timer_adapter_clock::next_ns is the earliest deadline. The
  * real-time path pays nothing when the flag is off beyond one predicted
  * branch on a line it already reads (measured in app/timer_bench).
  */
@@ -506,8 +508,9 @@ struct timer_adapter_clock {
 	uint64_t done_ns;
 	/**
 	 * The earliest time at which a pending timer may be due, UINT64_MAX
-	 * when none is pending. A hint: it may be early (the service may find
-	 * nothing then, and moves it on), never late.
+	 * when none is pending: the tick of the earliest deadline, or earlier
+	 * after a cancel of the earliest timer (the service then finds
+	 * nothing there, and moves it on), never later.
 	 */
 	uint64_t next_ns;
 	/** Events the service has handed to the event device so far. */

@@ -171,8 +171,8 @@ TA_CASE(test_clock_backwards)
 	TP_ASSERT_EQ(timer_adapter_clock_set(a, CLK_BASE), 0, "set");
 	TP_ASSERT_EQ(arm1(a, t, 10), 1, "arm");
 	TP_ASSERT_EQ(timer_adapter_clock_get(a, &c), 0, "get");
-	TP_ASSERT(c.next_ns <= CLK_BASE + 10 * TICK_10MS,
-		  "next %" PRIu64 " later than the deadline", c.next_ns);
+	/* No far ring on this clock: the hint is the deadline itself. */
+	TP_ASSERT_EQ(c.next_ns, CLK_BASE + 10 * TICK_10MS, "next expiry");
 	TP_ASSERT_EQ(timer_adapter_clock_set(a, CLK_BASE + 9 * TICK_10MS), 0,
 		     "set");
 	TP_ASSERT_EQ(timer_adapter_clock_set(a, CLK_BASE + 9 * TICK_10MS), 0,
