@@ -26,6 +26,7 @@
 #include <rte_malloc.h>
 
 #include "eal_init.h"
+#include "tp_clock.h"
 #include "tp_ctx.h"
 #include "tp_eventdev.h"
 #include "tp_ipfix.h"
@@ -202,6 +203,7 @@ tp_run(struct tp_ctx *ctx)
 {
 	tp_lcore_roles_print(ctx);
 	tp_launch(ctx);
+	tp_clock_report(ctx);
 	tp_records_drain(ctx);
 	tp_ipfix_stop(ctx);	/* export what is queued, bounded */
 	tp_trace_drain(ctx);

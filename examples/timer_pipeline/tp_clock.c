@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 
 #include <rte_ethdev.h>
@@ -227,6 +228,21 @@ tp_clock_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 	return n;
 }
 /* >8 End of RX, --clock capture. */
+
+void
+tp_clock_report(const struct tp_ctx *ctx)
+{
+	const struct tp_clock *clk = &ctx->clk;
+	struct timer_adapter_clock c;
+
+	if (!clk->on || timer_adapter_clock_get(ctx->ta.h, &c) != 0)
+		return;
+	TP_LOG(INFO, "capture clock: %" PRIu64 " ms of capture time in %"
+	       PRIu64 " moves, %" PRIu64 " of them to a timer's tick; %"
+	       PRIu64 " older times refused by the adapter",
+	       clk->base != 0 ? (c.now_ns - clk->base) / 1000000 : 0,
+	       clk->steps, clk->fire_steps, c.backwards);
+}
 
 bool
 tp_clock_at_end(struct tp_ctx *ctx)

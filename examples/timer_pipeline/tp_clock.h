@@ -59,6 +59,9 @@ uint16_t tp_clock_fetch(struct tp_ctx *ctx, struct tp_lcore *lc,
  */
 bool tp_clock_at_end(struct tp_ctx *ctx);
 
+/** After the run, --clock capture: log how the clock moved. */
+void tp_clock_report(const struct tp_ctx *ctx);
+
 /** The flows' time now: the TSC, or the capture clock. */
 static __rte_always_inline uint64_t
 tp_clock_now(const struct tp_ctx *ctx)

@@ -133,6 +133,83 @@ clock_case pcapng_ether "$WORK/gaps.pcapng" "$EXP"
 $TOOL pcapng "$WORK/sll.pcap" "$WORK/sll.pcapng" 113
 clock_case pcapng_sll "$WORK/sll.pcapng" "$WORK/sll.exp.json"
 
+# Two rx_pcap ports read together, their packets interleaved in capture
+# time: the clock is the minimum of the two, the records both models'.
+$GEN -o "$WORK/b.pcap" --seed 8 --flows 12 --gap-ms 5-50 \
+	--flow-interval-ms 25 --idle-gap-pct 50 --idle-gap-ms 2500 \
+	--expect "$WORK/b.exp.json" "${TMO_ARGS[@]}" 2>/dev/null
+python3 -c "import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+json.dump({'flows': a['flows'] + b['flows'], 'paced': a['paced'] + b['paced'],
+           'unpaced': a['unpaced'] + b['unpaced']}, open(sys.argv[3], 'w'))" \
+	"$EXP" "$WORK/b.exp.json" "$WORK/two.exp.json"
+tp_eal
+tp_run "$WORK/two_ports.log" 90 "${EAL[@]}" --vdev=event_sw0 \
+	"--vdev=net_pcap0,rx_pcap=$IN,tx_pcap=$WORK/two0.pcap" \
+	"--vdev=net_pcap1,rx_pcap=$WORK/b.pcap,tx_pcap=$WORK/two1.pcap" -- \
+	"${TMO_ARGS[@]}" -T 0 --idle-sleep-us 50 --flows 4096 --stop-when-done \
+	--clock capture --flow-log "$WORK/two_ports.json"
+rc=$?
+if ! tp_clean_exit $rc "$WORK/two_ports.log"; then
+	tp_fail two_ports "exit status $rc" "$WORK/two_ports.log"
+elif ! why=$($CHECK records "$WORK/two_ports.json" "$WORK/two.exp.json" \
+	--mode paced); then
+	tp_fail two_ports "$why"
+else
+	tp_pass two_ports
+fi
+
+# IPFIX export of a capture-clock run: the file holds the flow log's
+# records (capture times), and those are the model's.
+if "$TP_BIN" -- --ipfix-file "$WORK/probe" --dump-config >/dev/null 2>&1
+then
+	clock_case ipfix_file "$IN" "$EXP" --ipfix-file "$WORK/c.ipfix"
+	if ! why=$(/usr/bin/python3 "$TP_SRC/tests/pipeline/ipfix_check.py" \
+		ipfix "$WORK/c.ipfix" "$WORK/ipfix_file.json"); then
+		tp_fail ipfix_export "$why"
+	else
+		tp_pass ipfix_export
+	fi
+fi
+
+# --flush-at-eof still ends the flows live at the capture's end as forced
+# end: the clock stops at the last packet's time, so the model's records
+# whose flow was still within its timeout there are forced, the others
+# end as the model says.
+clock_run flush "$IN" --flush-at-eof
+rc=$?
+if ! tp_clean_exit $rc "$WORK/flush.log"; then
+	tp_fail flush_at_eof "exit status $rc" "$WORK/flush.log"
+elif ! why=$(python3 - "$WORK/flush.json" "$EXP" \
+	"${TMO_ARGS[@]}" <<'PYEOF'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+exp = json.load(open(sys.argv[2]))["paced"]
+end = max(r["last_ns"] for r in exp)
+# Idle timeouts of 1 s (0.5 s once closing): a model record whose last
+# packet came less than that before the end is still live there.
+def live(r):
+    tmo = 0.5e9 if r["end_reason"] == "end_of_flow" else 1e9
+    return r["last_ns"] + tmo > end
+want = sorted((r["first_ns"], "forced_end" if live(r) else r["end_reason"])
+              for r in exp)
+got = sorted((r["first_ns"], r["end_reason"]) for r in recs)
+forced = sum(1 for _, e in want if e == "forced_end")
+if got != want or forced == 0:
+    print("records by (first packet, end reason) differ from the model "
+          "cut at the last packet (%d forced there): %s"
+          % (forced, [x for x in got if x not in want][:3]))
+    sys.exit(1)
+PYEOF
+); then
+	tp_fail flush_at_eof "$why"
+elif ! grep -q "stopping (every capture read (--flush-at-eof))" \
+	"$WORK/flush.log"; then
+	tp_fail flush_at_eof "no --flush-at-eof stop" "$WORK/flush.log"
+else
+	tp_pass flush_at_eof
+fi
+
 # Active timeout: a packet every 600 ms, idle timeout 1 s, active 1.5 s.
 $GEN -o "$WORK/long.pcap" --seed 9 --flows 8 --mix udp=1 --pkts 5-9 \
 	--gap-ms 600 --flow-interval-ms 50 --expect "$WORK/long.json" \
