@@ -134,10 +134,10 @@ tp_clock_step(struct tp_ctx *ctx)
 	/* The hint, read after the handled counts: re-arms are in it. */
 	if (timer_adapter_clock_get(ctx->ta.h, &c) != 0)
 		return;
+	if (c.next_ns == UINT64_MAX && target == UINT64_MAX)
+		return;			/* input over, no timer left */
 	next = RTE_MAX(c.next_ns, clk->now + 1);
 	if (next > target) {
-		if (target == UINT64_MAX)
-			return;		/* input over, no timer left */
 		tp_clock_move(ctx, target);
 		__atomic_store_n(&clk->settled, target, __ATOMIC_RELEASE);
 		return;
@@ -240,7 +240,7 @@ tp_clock_report(const struct tp_ctx *ctx)
 	TP_LOG(INFO, "capture clock: %" PRIu64 " ms of capture time in %"
 	       PRIu64 " moves, %" PRIu64 " of them to a timer's tick; %"
 	       PRIu64 " older times refused by the adapter",
-	       clk->base != 0 ? (c.now_ns - clk->base) / 1000000 : 0,
+	       c.now_ns > clk->base ? (c.now_ns - clk->base) / 1000000 : 0,
 	       clk->steps, clk->fire_steps, c.backwards);
 }
 
