@@ -232,7 +232,10 @@ ta_init_state(struct timer_adapter *adapter,
 	adapter->id = conf->timer_adapter_id;
 	adapter->periodic =
 		!!(conf->flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
-	adapter->hz = rte_get_timer_hz();
+	/* The application's clock counts nanoseconds: a 1 GHz clock. */
+	adapter->clock_mode = !!(conf->flags & TIMER_ADAPTER_F_CLOCK);
+	adapter->hz = adapter->clock_mode ? CYCLES_NS_PER_S :
+		rte_get_timer_hz();
 	adapter->cyc_per_tick =
 		RTE_MAX(ns_to_cycles(conf->timer_tick_ns, adapter->hz),
 			(uint64_t)1);

@@ -13,6 +13,7 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -150,10 +151,14 @@ ta_arm_one(struct timer_adapter *adapter, struct ta_list *list,
 	return 0;
 }
 
-/* Common arm loop of both arm calls. */
-static inline uint16_t
-ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
-       uint16_t nb)
+/*
+ * Common arm loop of both arm calls, specialised on the clock: the TSC,
+ * or (app_clock) the application's clock of TIMER_ADAPTER_F_CLOCK. The
+ * TSC variant is the loop without any clock test.
+ */
+static __rte_always_inline uint16_t
+ta_arm_body(const struct timer_adapter *cadapter,
+	    struct rte_event_timer **evtims, uint16_t nb, const bool app_clock)
 {
 	struct timer_adapter *adapter = (struct timer_adapter *)(uintptr_t)cadapter;
 	struct ta_list *list;
@@ -161,8 +166,6 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 	uint16_t i, granted;
 	int err = 0;
 
-	if (ta_burst_args_bad(adapter, evtims))
-		return 0;
 	if (nb == 0)
 		return 0;
 	list = ta_my_list(adapter);
@@ -176,7 +179,7 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 		return 0;
 	}
 	granted = ta_credits_get(adapter, list, nb);
-	now = rte_get_timer_cycles();
+	now = app_clock ? ta_now(adapter) : rte_get_timer_cycles();
 	/* Only a list with an empty far ring needs the current tick. */
 	if (unlikely(ta_list_wants_now(list)))
 		now_tick = rte_reciprocal_divide_u64(now, &adapter->tick_div);
@@ -203,6 +206,25 @@ ta_arm(const struct timer_adapter *cadapter, struct rte_event_timer **evtims,
 	ta_list_armed(list, i);
 	ta_list_unlock(list);
 	return ta_burst_result(err, i);
+}
+
+static __rte_noinline uint16_t
+ta_arm_app_clock(const struct timer_adapter *adapter,
+		 struct rte_event_timer **evtims, uint16_t nb)
+{
+	return ta_arm_body(adapter, evtims, nb, true);
+}
+
+/* One test per burst picks the loop (the TSC one inline). */
+static __rte_always_inline uint16_t
+ta_arm(const struct timer_adapter *adapter, struct rte_event_timer **evtims,
+       uint16_t nb)
+{
+	if (ta_burst_args_bad(adapter, evtims))
+		return 0;
+	if (unlikely(adapter->clock_mode))
+		return ta_arm_app_clock(adapter, evtims, nb);
+	return ta_arm_body(adapter, evtims, nb, false);
 }
 
 uint16_t
@@ -322,7 +344,7 @@ timer_adapter_remaining_ticks_get(const struct timer_adapter *adapter,
 	    RTE_EVENT_TIMER_ARMED)
 		return -EINVAL;
 	deadline = evtim->impl_opaque[1];
-	now = rte_get_timer_cycles();
+	now = ta_now(adapter);
 	if (now >= deadline) {
 		*ticks_remaining = 0;
 		return 0;

@@ -76,9 +76,13 @@ ta_list_use(struct timer_adapter *adapter, struct ta_list *list)
 	if (list->used == 0) {
 		/*
 		 * Without a far ring the list still works, every timer in
-		 * the radix index.
+		 * the radix index. An adapter on the application's clock
+		 * has none: its hint (min_key) is then the earliest deadline
+		 * itself, not a far visit, so that timer_adapter_clock_get()
+		 * tells the application where the next expiry is, and a
+		 * clock that jumps visits nothing on the way.
 		 */
-		struct ta_far_ring *ring =
+		struct ta_far_ring *ring = adapter->clock_mode ? NULL :
 			ta_far_ring_alloc(adapter->conf.socket_id);
 
 		if (ta_list_lock(adapter, list) < 0) {

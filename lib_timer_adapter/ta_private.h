@@ -19,6 +19,7 @@
  * holds the list and its operations); used_lock guards the used table
  * (writers; the service reads nb_used with acquire); stats_lock guards
  * stats_base; svc is written by the service lcore only; credits is atomic;
+ * clk (TIMER_ADAPTER_F_CLOCK) is atomic, written by timer_adapter_clock_set();
  * the rest is written at create and read-only after, except qsched
  * (relaxed atomics) and started (atomic).
  */
@@ -26,6 +27,7 @@
 #include <stdint.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_eventdev.h>
 #include <rte_event_timer_adapter.h>
 #include <rte_log.h>
@@ -85,6 +87,20 @@ struct ta_service {
 	struct rte_event_timer_adapter_stats stats;
 	uint64_t expired;		/* Single-shot timers expired. */
 	uint64_t far_nomem;		/* Far moves that ran out of memory. */
+	/*
+	 * TIMER_ADAPTER_F_CLOCK: the clock value of the last call that left
+	 * nothing due undelivered (atomic, release after the enqueues).
+	 */
+	uint64_t clock_done;
+} __rte_cache_aligned;
+
+/*
+ * The application's clock (TIMER_ADAPTER_F_CLOCK), on a line of its own:
+ * the setter writes it often, arm and the service read it.
+ */
+struct ta_clock {
+	uint64_t now;		/* Nanoseconds; atomic, only moves forward. */
+	uint64_t backwards;	/* Older times given and ignored (atomic). */
 } __rte_cache_aligned;
 
 struct timer_adapter {
@@ -96,6 +112,11 @@ struct timer_adapter {
 	uint8_t periodic;
 	uint8_t maintain;	/* The device needs rte_event_maintain(). */
 	uint8_t service_registered;
+	/*
+	 * TIMER_ADAPTER_F_CLOCK: time comes from clk (ns, hz 1e9), not from
+	 * the TSC. Read by every arm burst and service call, next to hz.
+	 */
+	uint8_t clock_mode;
 	uint32_t service_id;
 	uint32_t started;	/* Atomic; shared with secondaries. */
 	uint64_t hz;		/* rte_get_timer_hz() of the creator. */
@@ -124,6 +145,7 @@ struct timer_adapter {
 	rte_spinlock_t stats_lock __rte_cache_aligned;
 	struct rte_event_timer_adapter_stats stats_base;
 	struct ta_service svc;
+	struct ta_clock clk;
 	struct ta_list lists[TA_NB_LISTS];
 };
 
@@ -134,6 +156,20 @@ int32_t ta_service_func(void *arg);
 struct timer_adapter *ta_adapter_get(uint16_t id);
 void ta_table_hold(void);
 void ta_table_release(void);
+
+/*
+ * The adapter's time, in its cycles: the TSC, or with
+ * TIMER_ADAPTER_F_CLOCK the application's clock in ns. The arm loop is
+ * specialised on the mode (one test per burst, ta_fastpath.c); the
+ * service tests it once per call.
+ */
+static __rte_always_inline uint64_t
+ta_now(const struct timer_adapter *adapter)
+{
+	if (unlikely(adapter->clock_mode))
+		return __atomic_load_n(&adapter->clk.now, __ATOMIC_ACQUIRE);
+	return rte_get_timer_cycles();
+}
 
 /* Whether a handle refers to a live adapter. */
 static inline int

@@ -5,7 +5,8 @@
 /*
  * The adapter's service: detach what is due, build events, enqueue them.
  *
- * Each call reads the clock once. When the tick advanced, every list whose
+ * Each call reads the clock once (the TSC, or the application's clock
+ * with TIMER_ADAPTER_F_CLOCK). When the tick advanced, every list whose
  * hint (min_key) is due is collected under its lock: far buckets whose
  * time has come are moved into its radix index (ta_far.c), then each due
  * tick's whole FIFO is spliced, in O(1), onto the service's FIFO. Then
@@ -239,7 +240,7 @@ ta_service_func(void *arg)
 {
 	struct timer_adapter *adapter = arg;
 	struct ta_service *svc = &adapter->svc;
-	const uint64_t now = rte_get_timer_cycles();
+	const uint64_t now = ta_now(adapter);
 	const uint64_t tick = rte_reciprocal_divide_u64(now, &adapter->tick_div);
 	unsigned int budget = TA_SVC_BUDGET, filled, sent, work = 0;
 
@@ -256,6 +257,10 @@ ta_service_func(void *arg)
 		work += filled + sent;
 	} while (sent != 0 && budget > 0 &&
 		 (svc->fifo.next != &svc->fifo || svc->ev_count != 0));
+	/* Application clock: everything due at 'now' is with the device. */
+	if (unlikely(adapter->clock_mode) && svc->fifo.next == &svc->fifo &&
+	    svc->ev_count == 0)
+		__atomic_store_n(&svc->clock_done, now, __ATOMIC_RELEASE);
 	if (adapter->maintain)
 		rte_event_maintain(adapter->conf.event_dev_id, adapter->port_id,
 				   0);

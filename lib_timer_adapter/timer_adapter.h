@@ -105,6 +105,14 @@
  *   call appeared in 23.03; built against 23.03 or later, both return the
  *   same).
  *
+ * An addition DPDK's adapter has no counterpart for (not a difference in
+ * a shared behaviour, so not tagged above): the application clock.
+ * Created with TIMER_ADAPTER_F_CLOCK in conf.flags, an adapter takes its
+ * time from timer_adapter_clock_set() instead of the TSC: deadlines,
+ * ticks and remaining_ticks_get all count in that clock's nanoseconds,
+ * which start at 0 and move only forward. DPDK's clk_src has no such
+ * source (it names hardware clocks only). See TIMER_ADAPTER_F_CLOCK.
+ *
  * Names used in shared memory and in rte_service differ from DPDK's
  * ("ta_data_<id>", "ta_svc_<id>"), so both adapters can live in one process.
  */
@@ -124,6 +132,23 @@ extern "C" {
 
 /** Capabilities reported by timer_adapter_get_info() (as DPDK's SW one). */
 #define TIMER_ADAPTER_CAPS RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC
+
+/**
+ * conf.flags bit: run on the application's clock (timer_adapter_clock_set())
+ * rather than the TSC. Not in DPDK, whose flags use bits 0 to 2.
+ *
+ * Ticks are derived from that clock: tick n starts at n * timer_tick_ns.
+ * A timer armed when the clock reads c with a timeout of t ns is due at
+ * tick ceil((c + t) / timer_tick_ns), as a TSC adapter rounds up; the
+ * service, run at clock value c, expires exactly the timers due at or
+ * before c (lateness is thus 0 to 1 tick of the application's clock, and
+ * none is ever early). Nothing expires while the clock stands still.
+ * Such an adapter keeps every timer in its radix index (no far ring), so
+ * timer_adapter_clock::next_ns is the earliest deadline. The
+ * real-time path pays nothing when the flag is off beyond one predicted
+ * branch on a line it already reads (measured in app/timer_bench).
+ */
+#define TIMER_ADAPTER_F_CLOCK (UINT64_C(1) << 32)
 
 /** Opaque adapter handle. */
 struct timer_adapter;
@@ -467,6 +492,71 @@ struct timer_adapter_accounting {
 int
 timer_adapter_accounting_get(const struct timer_adapter *adapter,
 			     struct timer_adapter_accounting *acct);
+
+/**
+ * Where an adapter created with TIMER_ADAPTER_F_CLOCK stands on its clock
+ * (not part of DPDK's API).
+ */
+struct timer_adapter_clock {
+	uint64_t now_ns;    /**< The clock, as last set (0 before any set). */
+	/**
+	 * The clock value of the service's last call that left no due timer
+	 * undelivered: every timer due at or before done_ns has had its event
+	 * accepted by the event device (or counted in ev_inv_count) once
+	 * done_ns >= the value of interest.
+	 */
+	uint64_t done_ns;
+	/**
+	 * The earliest time at which a pending timer may be due, UINT64_MAX
+	 * when none is pending: the tick of the earliest deadline, or earlier
+	 * after a cancel of the earliest timer (the service then finds
+	 * nothing there, and moves it on), never later.
+	 */
+	uint64_t next_ns;
+	/** Events the service has handed to the event device so far. */
+	uint64_t delivered;
+	/** Calls of timer_adapter_clock_set() with an older time, ignored. */
+	uint64_t backwards;
+};
+
+/**
+ * Advance the clock of an adapter created with TIMER_ADAPTER_F_CLOCK (not
+ * part of DPDK's API). Any lcore or thread may call it, concurrently too:
+ * the clock only moves forward. Timers due at or before ns expire on the
+ * service's next call.
+ *
+ * @param adapter
+ *   The adapter.
+ * @param ns
+ *   The time now, in the application's nanoseconds.
+ * @return
+ *   - 0: the clock reads ns (it did already if ns equals it).
+ *   - -ERANGE: ns is older than the clock: ignored, and counted in
+ *     timer_adapter_clock::backwards.
+ *   - -EINVAL: adapter is invalid or was created without
+ *     TIMER_ADAPTER_F_CLOCK.
+ */
+int
+timer_adapter_clock_set(struct timer_adapter *adapter, uint64_t ns);
+
+/**
+ * Read where an adapter created with TIMER_ADAPTER_F_CLOCK stands on its
+ * clock (not part of DPDK's API). The fields are read one after the other
+ * while the lcores run, in this order: done_ns, delivered, next_ns; so
+ * when done_ns >= now_ns, delivered counts every event due by now_ns.
+ *
+ * @param adapter
+ *   The adapter.
+ * @param clk
+ *   Filled on success.
+ * @return
+ *   - 0: success.
+ *   - -EINVAL: adapter is invalid, was created without
+ *     TIMER_ADAPTER_F_CLOCK, or clk is NULL.
+ */
+int
+timer_adapter_clock_get(const struct timer_adapter *adapter,
+			struct timer_adapter_clock *clk);
 
 #ifdef __cplusplus
 }

@@ -3,19 +3,23 @@
 # Copyright(c) 2026 The timer_pipeline authors
 #
 # Age the flows of your own capture (pcap or pcapng) and write their flow
-# records; no hugepages needed, and the run ends a few seconds after the
-# capture's last packet.
+# records; no hugepages needed.
 #
-#     bash scripts/run_capture.sh CAPTURE [-o DIR] [-- PIPELINE OPTIONS...]
+#     bash scripts/run_capture.sh CAPTURE [-o DIR] [--replay-pace]
+#                                 [-- PIPELINE OPTIONS...]
 #
 # It builds first (scripts/setup.sh, as root on a fresh Debian 12), then
-# replays CAPTURE at its recorded pace through the pipeline with short
-# timeouts (TCP established 5 s, UDP 5 s, SYN-only and ICMP 2 s, closing
-# 1 s, other 5 s, active 60 s) and --stop-when-done, so the run stops once
-# every flow has ended: at most about 5 s after the last packet. Options
-# after "--" go to the pipeline and override these (e.g. -- --tmo-udp 30s,
-# or -- --no-replay-pace --flush-at-eof to read a long capture as fast as
-# possible and end the flows still live at its end, as softflowd -r does).
+# reads CAPTURE through the pipeline with short timeouts (TCP established
+# 5 s, UDP 5 s, SYN-only and ICMP 2 s, closing 1 s, other 5 s, active 60 s)
+# and --stop-when-done. By default with --clock capture: the capture is
+# read as fast as the pipeline takes it and its flows age on its own
+# timestamps, so an hour of traffic takes seconds and gives the records a
+# paced replay would, the same on every run. With --replay-pace the
+# capture is replayed at its recorded pace instead (a demo that unfolds in
+# real time, for the stats screen or telemetry; it takes as long as the
+# capture). Options after "--" go to the pipeline and override these (e.g.
+# -- --tmo-udp 30s, or -- --flush-at-eof to end the flows still live at
+# the capture's end, as softflowd -r does).
 #
 # Output in DIR (default build/capture/NAME, NAME = the capture's file name
 # without its extension):
@@ -26,7 +30,7 @@
 set -euo pipefail
 
 usage() {
-	sed -n '5,25p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '5,30p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -39,11 +43,30 @@ CAP=$(realpath -e -- "$1" 2>/dev/null) || {
 }
 shift
 OUT=""
-if [ "${1:-}" = "-o" ]; then
-	[ $# -ge 2 ] || usage
-	OUT=$2
-	shift 2
-fi
+CLOCK=(--clock capture)
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+	case "$1" in
+	-o)
+		[ $# -ge 2 ] || usage
+		OUT=$2
+		shift 2
+		;;
+	--replay-pace)
+		CLOCK=(--replay-pace)
+		shift
+		;;
+	*)
+		usage
+		;;
+	esac
+done
+# The pipeline's own --clock, --replay-pace or --replay-speed after "--"
+# wins.
+for a in "$@"; do
+	case "$a" in
+	--clock|--clock=*|--replay-pace|--replay-speed) CLOCK=() ;;
+	esac
+done
 if [ "${1:-}" = "--" ]; then
 	shift
 elif [ $# -gt 0 ]; then
@@ -64,7 +87,7 @@ prefix=tp_capture_$$
 cmd=("$BIN" -l 0-1 -S 1 --no-pci --no-huge -m 512 --file-prefix "$prefix"
      --log-level=lib.eal:warning --vdev=event_sw0
      "--vdev=net_pcap0,rx_pcap=$CAP,tx_pcap=$OUT/out.pcap" --
-     --replay-pace --stop-when-done --idle-sleep-us 100
+     "${CLOCK[@]}" --stop-when-done --idle-sleep-us 100
      --tmo-tcp-syn 2s --tmo-tcp-est 5s --tmo-tcp-closing 1s --tmo-udp 5s
      --tmo-icmp 2s --tmo-other 5s --tmo-active 60s
      --flow-log "$OUT/flows.json" -T 1 --stats-json "$OUT/stats.json"

@@ -140,6 +140,7 @@ main(int argc, char **argv)
 		at_cancel_cases,
 		at_concurrency_cases,
 		at_far_ring_cases,
+		at_clock_cases,
 		at_reconfigure_cases,
 	};
 

@@ -12,7 +12,8 @@
  *
  * The cases are grouped in files, each with its table of cases
  * (at_<group>_cases): test_adapter_lifecycle.c, _arm.c, _expiry.c,
- * _periodic.c, _cancel.c, _concurrency.c and _far_ring.c. test_adapter.c
+ * _periodic.c, _cancel.c, _concurrency.c, _far_ring.c and _clock.c.
+ * test_adapter.c
  * holds main(), which runs the tables in that order and
  * at_reconfigure_cases last, and the helpers below that keep state (the
  * running case's allocations, the workers' abort flag). Everything here
@@ -198,6 +199,7 @@ acct(struct timer_adapter *a, struct timer_adapter_accounting *ac)
 /* The tables of cases, one per file, in the order main() runs them. */
 extern const struct tp_test_table at_lifecycle_cases;
 extern const struct tp_test_table at_arm_cases;
+extern const struct tp_test_table at_clock_cases;
 extern const struct tp_test_table at_expiry_cases;
 extern const struct tp_test_table at_periodic_cases;
 extern const struct tp_test_table at_cancel_cases;

@@ -26,6 +26,7 @@
 #include <rte_malloc.h>
 
 #include "eal_init.h"
+#include "tp_clock.h"
 #include "tp_ctx.h"
 #include "tp_eventdev.h"
 #include "tp_ipfix.h"
@@ -111,9 +112,16 @@ tp_ctx_init_clock(struct tp_ctx *ctx)
 	unsigned int i;
 
 	ctx->hz = rte_get_timer_hz();
-	ctx->tick_cycles = tp_ns_to_cycles(cfg->tick_ns, ctx->hz);
+	/* --clock capture: flows age in capture nanoseconds (tp_clock.h). */
+	ctx->clk.on = cfg->clock == TP_CLOCK_CAPTURE;
+	ctx->flow_hz = ctx->clk.on ? UINT64_C(1000000000) : ctx->hz;
+	/* --replay-speed X: timeouts and the tick pass X times faster. */
+	ctx->tick_cycles = tp_ns_to_cycles(tp_config_scaled_tick_ns(cfg),
+					   ctx->flow_hz);
 	for (i = 0; i < TP_TMO_MAX; i++)
-		ctx->tmo_cycles[i] = tp_ns_to_cycles(cfg->tmo_ns[i], ctx->hz);
+		ctx->tmo_cycles[i] = tp_ns_to_cycles(cfg->tmo_ns[i] /
+						     cfg->replay_speed,
+						     ctx->flow_hz);
 }
 
 /* Checks that need EAL but start nothing: failures exit with status 2. */
@@ -205,6 +213,7 @@ tp_run(struct tp_ctx *ctx)
 
 	tp_lcore_roles_print(ctx);
 	tp_launch(ctx);
+	tp_clock_report(ctx);
 	tp_records_drain(ctx);
 	tp_records_close(ctx);	/* the flow log's last write errors */
 	tp_ipfix_stop(ctx);	/* export what is queued, bounded */

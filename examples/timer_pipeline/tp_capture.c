@@ -200,6 +200,10 @@ tp_cap_record(struct tp_cap_scan *sc, struct tp_capture *cap,
 		}
 		cap->oversize_bytes += h->caplen;
 	}
+	if (cap->records == 1)
+		cap->first_ns = ts_ns;
+	if (ts_ns > cap->last_ns)
+		cap->last_ns = ts_ns;
 	if (cap->records > 1 && ts_ns > *prev_ns &&
 	    ts_ns - *prev_ns > sc->max_gap_ns) {
 		sc->max_gap_ns = ts_ns - *prev_ns;

@@ -53,6 +53,8 @@ struct tp_capture {
 	uint64_t first_oversize; /**< ...the first one's number (from 1)... */
 	uint64_t first_oversize_len; /**< ...and its captured length. */
 	uint64_t max_gap_ns;	/**< Largest gap between two timestamps. */
+	uint64_t first_ns;	/**< First record's timestamp. */
+	uint64_t last_ns;	/**< Latest timestamp of any record. */
 };
 
 /**

@@ -88,6 +88,12 @@ static const struct tp_enum_name tp_ipfix_flows_names[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct tp_enum_name tp_clock_names[] = {
+	{ "wall", TP_CLOCK_WALL, NULL },
+	{ "capture", TP_CLOCK_CAPTURE, NULL },
+	{ NULL, 0, NULL },
+};
+
 static const struct tp_enum_name tp_prio_names[] = {
 	{ "highest", 1, NULL },
 	{ "normal", 0, NULL },
@@ -216,6 +222,14 @@ const struct tp_option tp_options[] = {
 	  "end: 10.0.0.1, 10.0.0.1:80, [2001:db8::1]:53, any:443" },
 	TP_BOOL("replay-pace", "clock", replay_pace,
 		"deliver packets at their capture timestamps (net_pcap)"),
+	TP_UINT("replay-speed", 0, "clock", replay_speed, 1, 1000000, "X",
+		"replay X times faster than recorded (implies --replay-pace), "
+		"every timeout and the tick divided by X; record times stay "
+		"in capture time"),
+	TP_ENUM("clock", "clock", clock, tp_clock_names, "CLOCK",
+		"what ages flows: wall (real time) or capture (the capture's "
+		"timestamps: read at full speed, aged as if paced; direct "
+		"adapter, capture files only)"),
 	TP_UINT("stats-period", 'T', "stats", stats_period_s, 0, 86400, "S",
 		"stats screen period in seconds, 0 = off"),
 	{ "stats-json", 0, "stats", TP_OT_PATH, TP_CFG_OFF(stats_json),
@@ -269,6 +283,7 @@ tp_config_defaults(struct tp_config *cfg)
 	cfg->timer_prio_high = true;
 	cfg->adapter = TP_ADAPTER_DIRECT;
 	cfg->tick_ns = 10 * 1000 * 1000;		/* 10 ms */
+	cfg->replay_speed = 1;
 	cfg->refresh = TP_REFRESH_LAZY;
 	cfg->tmo_ns[TP_TMO_TCP_SYN] = 10 * TP_NS_PER_S;
 	cfg->tmo_ns[TP_TMO_TCP_EST] = 120 * TP_NS_PER_S;
@@ -787,6 +802,42 @@ tp_config_getopt(struct tp_config *cfg, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * --replay-speed X: every timeout and the tick are divided by X, but the
+ * tick no finer than TP_SPEED_MIN_TICK_NS (what the service can honour):
+ * the shortest timeout must stay at least 10 such ticks.
+ */
+static int
+tp_config_speed_check(const struct tp_config *cfg)
+{
+	uint64_t tick = tp_config_scaled_tick_ns(cfg), tmo;
+	unsigned int i, min_i = 0;
+
+	for (i = 0; i < TP_TMO_MAX; i++)
+		if (cfg->tmo_ns[i] < cfg->tmo_ns[min_i])
+			min_i = i;
+	tmo = cfg->tmo_ns[min_i] / cfg->replay_speed;
+	if (tmo < 10 * tick)
+		return tp_config_error("--replay-speed %u: the shortest "
+				       "timeout, --tmo-%s, would be %" PRIu64
+				       " us, under 10 ticks of %" PRIu64
+				       " us (the tick's floor is %" PRIu64
+				       " us)", cfg->replay_speed,
+				       tp_tmo_names[min_i], tmo / 1000,
+				       tick / 1000, TP_SPEED_MIN_TICK_NS / 1000);
+	return 0;
+}
+
+uint64_t
+tp_config_scaled_tick_ns(const struct tp_config *cfg)
+{
+	uint64_t tick = cfg->tick_ns / cfg->replay_speed;
+
+	if (cfg->replay_speed == 1)
+		return cfg->tick_ns;
+	return RTE_MAX(tick, RTE_MIN(cfg->tick_ns, TP_SPEED_MIN_TICK_NS));
+}
+
 /* Checks that need several options together. */
 static int
 tp_config_check(const struct tp_config *cfg)
@@ -805,6 +856,19 @@ tp_config_check(const struct tp_config *cfg)
 		if (i == RTE_MAX_LCORE)
 			return tp_config_error("--rx-lcores is empty");
 	}
+	if (cfg->clock == TP_CLOCK_CAPTURE && cfg->adapter == TP_ADAPTER_RTE)
+		return tp_config_error("--clock capture needs --timer-adapter "
+				       "direct: DPDK's adapter runs on the TSC "
+				       "only");
+	if (cfg->clock == TP_CLOCK_CAPTURE && cfg->replay_speed > 1)
+		return tp_config_error("--clock capture and --replay-speed "
+				       "exclude each other: the capture clock "
+				       "needs no speed-up");
+	if (cfg->replay_speed > 1 && tp_config_speed_check(cfg) < 0)
+		return -EINVAL;
+	if (cfg->clock == TP_CLOCK_CAPTURE && cfg->replay_pace)
+		return tp_config_error("--clock capture and --replay-pace "
+				       "exclude each other: pick one");
 	if (cfg->stats_json[0] != '\0' && cfg->stats_period_s == 0)
 		return tp_config_error("--stats-json needs a stats period "
 				       "(-T 1 or more)");
@@ -823,5 +887,8 @@ tp_config_parse(struct tp_config *cfg, int argc, char **argv)
 	ret = tp_config_getopt(cfg, argc, argv);
 	if (ret < 0)
 		return ret;
+	/* A speed-up is a paced replay, only faster. */
+	if (cfg->replay_speed > 1)
+		cfg->replay_pace = true;
 	return tp_config_check(cfg);
 }

@@ -42,6 +42,12 @@ enum tp_tmo_class {
 	TP_TMO_MAX
 };
 
+/** Clock that ages flows (--clock). */
+enum tp_clock_kind {
+	TP_CLOCK_WALL,		/**< The TSC: real time. */
+	TP_CLOCK_CAPTURE,	/**< The capture's timestamps (tp_clock.h). */
+};
+
 /** Which timer adapter implementation drives the flow timers. */
 enum tp_adapter_kind {
 	TP_ADAPTER_DIRECT,	/**< lib_timer_adapter (timer_adapter_*). */
@@ -127,6 +133,8 @@ struct tp_config {
 	char summary_json[PATH_MAX];	/**< Exit summary (JSON), "" = none. */
 	enum tp_log_format log_format;	/**< Flow record format. */
 	bool replay_pace;		/**< Honour capture timestamps. */
+	enum tp_clock_kind clock;	/**< --clock: what ages flows. */
+	uint32_t replay_speed;		/**< --replay-speed: pace x this. */
 	uint32_t trace_timers;		/**< Trace the first N flows' timers. */
 	char ipfix_collector[TP_IPFIX_COLLECTOR_LEN]; /**< --ipfix, "" = off. */
 	enum tp_ipfix_transport ipfix_transport; /**< UDP or TCP. */
@@ -192,5 +200,17 @@ void tp_config_dump(const struct tp_config *cfg);
 
 /** Name of a timeout class ("tcp-syn", ..., "active"). */
 const char *tp_tmo_class_name(enum tp_tmo_class c);
+
+/** Finest tick --replay-speed divides the tick down to (100 us). */
+#define TP_SPEED_MIN_TICK_NS UINT64_C(100000)
+
+/** Highest packet rate --replay-speed may ask of a run (packets/s). */
+#define TP_SPEED_MAX_PPS UINT64_C(1000000)
+
+/**
+ * The adapter tick in ns: --timer-tick divided by --replay-speed, no finer
+ * than TP_SPEED_MIN_TICK_NS (unless --timer-tick itself is).
+ */
+uint64_t tp_config_scaled_tick_ns(const struct tp_config *cfg);
 
 #endif /* _TP_CONFIG_H_ */

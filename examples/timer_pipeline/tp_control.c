@@ -19,6 +19,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 
+#include "tp_clock.h"
 #include "tp_ctx.h"
 #include "tp_lcore.h"
 #include "tp_record.h"
@@ -104,6 +105,9 @@ tp_control_input_done(struct tp_ctx *ctx, const struct tp_lcore_stats *t,
 		ctx->rx_change_tsc = now;
 		return false;
 	}
+	/* --clock capture: the clock must first go as far as it can. */
+	if (!tp_clock_at_end(ctx))
+		return false;
 	if (!tp_control_captures_read(ctx, t->rx_pkts) &&
 	    (t->rx_pkts == 0 || now - ctx->rx_change_tsc <
 	     tp_ns_to_cycles(ctx->eof_quiet_ns, ctx->hz)))

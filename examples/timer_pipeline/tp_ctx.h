@@ -74,6 +74,11 @@ struct tp_rxq {
 	uint16_t stash_head;		/**< Next packet of the stash. */
 	uint16_t stash_nb;		/**< Packets in the stash. */
 	struct rte_mbuf *stash[TP_MAX_BURST]; /**< Received, not yet due. */
+	/** --clock capture (tp_clock.h): the oldest time this queue may
+	 * still deliver (atomic; UINT64_MAX once its input has ended).
+	 */
+	uint64_t clk_ready;
+	uint64_t clk_last;		/**< Newest time delivered (atomic). */
 };
 
 /** Per-lcore state, cache aligned, written by its own lcore only. */
@@ -89,6 +94,10 @@ struct tp_lcore {
 	uint32_t evict_cursor;		/**< Eviction sampling position. */
 	uint16_t nb_held;		/**< Events of the last dequeue. */
 	uint32_t stashed;		/**< Replay: packets not yet due. */
+	/* --clock capture (tp_clock.h), published with release. */
+	uint64_t clk_sent;		/**< RX: packet events enqueued. */
+	uint64_t clk_pkts;		/**< Worker: packet events done. */
+	uint64_t clk_tims;		/**< Worker: expiry events done. */
 	volatile uint32_t phase_ack;	/**< Last phase this lcore saw. */
 	struct tp_lcore_stats stats;	/**< Counters. */
 } __rte_cache_aligned;
@@ -120,6 +129,23 @@ struct tp_replay {
 	uint64_t ts_unit_ns;		/**< Nanoseconds per dynfield unit. */
 };
 
+/** --clock capture: the flows' clock (tp_clock.h). */
+struct tp_clock {
+	bool on;			/**< --clock capture. */
+	rte_spinlock_t lock;		/**< Held by the lcore moving it. */
+	uint64_t now;			/**< The adapter's clock (atomic). */
+	/** Every timer due at or before it has been handled (atomic). */
+	uint64_t settled;
+	uint64_t base;			/**< The first time set (atomic). */
+	bool fire_pending;		/**< Moved to a timer's tick. */
+	uint64_t steps;			/**< Moves of the clock (under lock). */
+	uint64_t fire_steps;		/**< Moves to a timer's tick. */
+	unsigned int nb_q;		/**< RX queues of every RX lcore. */
+	struct tp_rxq *q[RTE_MAX_LCORE * TP_MAX_RXQ_PER_LCORE]; /**< Them. */
+	unsigned int nb_lc;		/**< RX and worker lcores. */
+	struct tp_lcore *lc[RTE_MAX_LCORE]; /**< Them. */
+};
+
 /** Application context: everything the pipeline owns. */
 struct tp_ctx {
 	const struct tp_config *cfg;	/**< Parsed configuration. */
@@ -139,6 +165,9 @@ struct tp_ctx {
 	uint64_t port_eof_pkts[RTE_MAX_ETHPORTS];
 	bool input_ends;		/**< Every port reads capture files. */
 	uint64_t eof_oversize;		/**< Their oversize records. */
+	uint64_t cap_pkts;		/**< Records of every capture read. */
+	uint64_t cap_first_ns;		/**< Their earliest first timestamp. */
+	uint64_t cap_last_ns;		/**< Their latest timestamp. */
 	uint64_t eof_quiet_ns;		/**< RX silence that also means the
 					 * input ended (its largest gap when
 					 * paced, plus 500 ms). */
@@ -146,12 +175,18 @@ struct tp_ctx {
 	struct rte_mempool *pool;	/**< Packet mbufs. */
 	int meta_offset;		/**< Our mbuf dynfield (tp_pkt_meta). */
 	struct tp_replay replay;	/**< Replay pace state. */
+	struct tp_clock clk;		/**< --clock capture state. */
 	/* Eventdev and adapter. */
 	struct tp_evdev evd;		/**< Event device. */
 	struct tp_adapter ta;		/**< Timer adapter. */
-	uint64_t tick_cycles;		/**< TSC cycles per adapter tick. */
-	uint64_t tmo_cycles[TP_TMO_MAX]; /**< Timeouts in cycles. */
+	uint64_t tick_cycles;		/**< Flow clock cycles per tick. */
+	uint64_t tmo_cycles[TP_TMO_MAX]; /**< Timeouts in those cycles. */
 	uint64_t hz;			/**< rte_get_timer_hz(). */
+	/** Rate of the flows' clock: hz, or 1e9 under --clock capture,
+	 * whose clock counts capture nanoseconds (tick_cycles and
+	 * tmo_cycles are in its units).
+	 */
+	uint64_t flow_hz;
 	/* Flows and records. */
 	struct tp_flow_table ft;	/**< Flow table. */
 	struct tp_records rec;		/**< Record ring and sinks. */

@@ -23,6 +23,7 @@
 #include <rte_service.h>
 
 #include "tp_ctx.h"
+#include "tp_clock.h"
 #include "tp_eventdev.h"
 
 /* Credits an event_sw port may keep: two quanta of 32 and a burst. */
@@ -325,20 +326,21 @@ tp_adapter_setup(struct tp_ctx *ctx)
 	int ret;
 
 	for (i = 0; i < TP_TMO_MAX; i++)
-		max_tmo = RTE_MAX(max_tmo, cfg->tmo_ns[i]);
+		max_tmo = RTE_MAX(max_tmo, cfg->tmo_ns[i] / cfg->replay_speed);
 	memset(&ac, 0, sizeof(ac));
 	ac.event_dev_id = ctx->evd.dev_id;
 	ac.timer_adapter_id = 0;
 	ac.socket_id = rte_socket_id();
 	ac.clk_src = RTE_EVENT_TIMER_ADAPTER_CPU_CLK;
-	ac.timer_tick_ns = cfg->tick_ns;
-	ac.max_tmo_ns = max_tmo + 2 * cfg->tick_ns;
+	ac.timer_tick_ns = tp_config_scaled_tick_ns(cfg);
+	ac.max_tmo_ns = max_tmo + 2 * ac.timer_tick_ns;
 	/* One timer per flow slot, unless --timers asks for fewer (a fault
 	 * test: arms then fail with ENOSPC and the flows end at once).
 	 */
 	ac.nb_timers = cfg->nb_timers != 0 ? cfg->nb_timers :
 		ctx->ft.nb_entries;
-	ac.flags = 0;
+	/* --clock capture: the adapter runs on the capture's clock. */
+	ac.flags = ctx->clk.on ? TIMER_ADAPTER_F_CLOCK : 0;
 	ctx->ta.ops = cfg->adapter == TP_ADAPTER_RTE ? &tp_adapter_rte_ops :
 		&tp_adapter_direct_ops;
 	ctx->ta.h = ctx->ta.ops->create_ext(&ac, tp_adapter_port_cb, ctx);
@@ -355,6 +357,9 @@ tp_adapter_setup(struct tp_ctx *ctx)
 	if (ret < 0)
 		return ret;
 	ret = rte_service_runstate_set(svc, 1);
+	if (ret < 0)
+		return ret;
+	ret = tp_clock_init(ctx);
 	if (ret < 0)
 		return ret;
 	TP_LOG(INFO, "%s timer adapter: tick %" PRIu64 " ns, %" PRIu64

@@ -561,10 +561,10 @@ tp_flow_expired(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	bool won;
 
 	tp_stats_lateness(&lc->stats, now > f->deadline_tsc ?
-			  tp_cycles_to_ns(now - f->deadline_tsc, ctx->hz) : 0);
+			  tp_cycles_to_ns(now - f->deadline_tsc, ctx->flow_hz) : 0);
 	lc->stats.tim_expired++;
 	TP_TRACE(ctx, f, TP_TRACE_EXPIRE, now > f->deadline_tsc ?
-		 tp_cycles_to_ns(now - f->deadline_tsc, ctx->hz) : 0, 0);
+		 tp_cycles_to_ns(now - f->deadline_tsc, ctx->flow_hz) : 0, 0);
 	rte_spinlock_lock(&f->tim_lock);
 	reason = TP_END_NONE;
 	if (!tp_ref_is_dead(__atomic_load_n(&f->ref, __ATOMIC_ACQUIRE))) {

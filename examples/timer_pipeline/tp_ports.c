@@ -123,7 +123,12 @@ tp_port_capture_info(struct tp_ctx *ctx, uint16_t port, bool *ends)
 		lt = cap->linktype;
 		ctx->port_eof_pkts[port] += cap->records - cap->oversize;
 		ctx->eof_oversize += cap->oversize;
-		ctx->eof_quiet_ns = RTE_MAX(ctx->eof_quiet_ns, cap->max_gap_ns);
+		ctx->eof_quiet_ns = RTE_MAX(ctx->eof_quiet_ns, cap->max_gap_ns /
+					    ctx->cfg->replay_speed);
+		ctx->cap_pkts += cap->records;
+		if (ctx->cap_first_ns == 0 || cap->first_ns < ctx->cap_first_ns)
+			ctx->cap_first_ns = cap->first_ns;
+		ctx->cap_last_ns = RTE_MAX(ctx->cap_last_ns, cap->last_ns);
 		st->rx_pkts += cap->oversize;
 		st->rx_bytes += cap->oversize_bytes;
 		st->drops[TP_DROP_OVERSIZE] += cap->oversize;
@@ -135,6 +140,30 @@ tp_port_capture_info(struct tp_ctx *ctx, uint16_t port, bool *ends)
 		       tp_capture_linktype_name(lt));
 	}
 	return 0;
+}
+
+/*
+ * --replay-speed X: the captures' packet rate, X times over, must stay
+ * within what a run takes (TP_SPEED_MAX_PPS).
+ */
+static int
+tp_ports_speed_check(const struct tp_ctx *ctx)
+{
+	const uint32_t x = ctx->cfg->replay_speed;
+	uint64_t span = ctx->cap_last_ns - ctx->cap_first_ns, pps;
+
+	if (ctx->cap_pkts < 2)
+		return 0;
+	/* Packets per second at speed x (a span under 1 us counts as 1 us). */
+	pps = (uint64_t)((double)ctx->cap_pkts * 1e9 * x /
+			 (double)RTE_MAX(span, UINT64_C(1000)));
+	if (pps <= TP_SPEED_MAX_PPS)
+		return 0;
+	TP_LOG(ERR, "--replay-speed %u: the captures' %" PRIu64 " packets "
+	       "over %" PRIu64 " ms would come at %" PRIu64 " packets/s, "
+	       "beyond the %" PRIu64 " a run takes", x, ctx->cap_pkts,
+	       span / 1000000, pps, TP_SPEED_MAX_PPS);
+	return -EINVAL;
 }
 
 /*
@@ -160,8 +189,17 @@ tp_ports_input_info(struct tp_ctx *ctx)
 			       ctx->ports[i]);
 			return -EINVAL;
 		}
+		if (!ends && cfg->clock == TP_CLOCK_CAPTURE) {
+			TP_LOG(ERR, "--clock capture: port %u does not read "
+			       "capture files (net_pcap rx_pcap=FILE without "
+			       "infinite_rx=1): it has no capture time",
+			       ctx->ports[i]);
+			return -EINVAL;
+		}
 		ctx->input_ends = ctx->input_ends && ends;
 	}
+	if (cfg->replay_speed > 1 && tp_ports_speed_check(ctx) < 0)
+		return -EINVAL;
 	/* Paced input may be silent for its largest gap: not an end. */
 	ctx->eof_quiet_ns = (cfg->replay_pace ? ctx->eof_quiet_ns : 0) +
 		500 * 1000000ULL;

@@ -29,7 +29,8 @@ tp_replay_fields_register(struct tp_ctx *ctx)
 	ctx->replay.ts_offset = -1;
 	ret = rte_mbuf_dyn_rx_timestamp_register(&ctx->replay.ts_offset,
 						 &ctx->replay.ts_flag);
-	if (ret < 0 && ctx->cfg->replay_pace) {
+	if (ret < 0 && (ctx->cfg->replay_pace ||
+			ctx->cfg->clock == TP_CLOCK_CAPTURE)) {
 		TP_LOG(ERR, "cannot register the RX timestamp field");
 		return ret;
 	}
@@ -102,8 +103,9 @@ tp_replay_due(struct tp_ctx *ctx, uint64_t cap_ns, uint64_t now)
 		tp_replay_start(ctx, cap_ns, now);
 	if (cap_ns <= rp->base_cap_ns)
 		return rp->base_tsc;
-	return rp->base_tsc + tp_ns_to_cycles(cap_ns - rp->base_cap_ns,
-					      ctx->hz);
+	/* --replay-speed X: X times faster than recorded. */
+	return rp->base_tsc + tp_ns_to_cycles((cap_ns - rp->base_cap_ns) /
+					      ctx->cfg->replay_speed, ctx->hz);
 }
 
 /* Replay pace: hand out stashed packets once their time has come. 8< */

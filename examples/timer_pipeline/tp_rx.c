@@ -24,6 +24,7 @@
 #include "tp_lcore.h"
 #include "tp_parse.h"
 #include "tp_counters.h"
+#include "tp_clock.h"
 #include "tp_replay.h"
 
 /*
@@ -311,6 +312,8 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 	now = rte_get_timer_cycles();
 	if (cfg->replay_pace)
 		n = tp_replay_fetch(ctx, lc, q, pkts, cfg->burst, now);
+	else if (ctx->clk.on)
+		n = tp_clock_fetch(ctx, lc, q, pkts, cfg->burst);
 	else
 		n = rte_eth_rx_burst(q->port, q->queue, pkts, cfg->burst);
 	if (n == 0) {
@@ -318,6 +321,8 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 		return 0;
 	}
 	lc->stats.rx_pkts += n;
+	if (ctx->clk.on)
+		now = tp_clock_now(ctx);	/* settled at these packets */
 	nf = tp_rx_classify(ctx, lc, &b, pkts, n);
 	for (i = 0, j = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
@@ -360,6 +365,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 	RTE_SET_USED(nf);
 	if (k > 0)
 		tp_rx_enqueue(ctx, lc, b.ev, k, also_worker);
+	tp_clock_rx_done(ctx, lc);
 	/* Every flow we touched holds a reference now: we are quiescent. */
 	rte_rcu_qsbr_quiescent(ctx->ft.qsv, lc->rcu_id);
 	return n;

@@ -105,9 +105,10 @@ tp_stats_print(const struct tp_ctx *ctx, bool final)
 	ipfix = tp_counters_read(ctx, &c, NULL);
 	el = tp_cycles_to_ns(rte_get_timer_cycles() - ctx->start_tsc, ctx->hz);
 	printf("\n=== timer_pipeline %s, %" PRIu64 ".%01" PRIu64 " s, %s adapter"
-	       ", %s refresh ===\n", final ? "summary" : "stats",
+	       ", %s refresh, %s clock ===\n", final ? "summary" : "stats",
 	       el / 1000000000, el / 100000000 % 10, ctx->ta.ops->name,
-	       ctx->cfg->refresh == TP_REFRESH_LAZY ? "lazy" : "every-packet");
+	       ctx->cfg->refresh == TP_REFRESH_LAZY ? "lazy" : "every-packet",
+	       ctx->clk.on ? "capture" : "wall");
 	tp_screen_lcores(ctx);
 	for (g = 0; g < TP_GRP_MAX; g++)
 		if (g != TP_GRP_IPFIX || ipfix)

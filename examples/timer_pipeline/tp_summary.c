@@ -311,6 +311,8 @@ tp_summary_write(const struct tp_ctx *ctx, const struct tp_counters *c,
 	tp_json_str(&w, "adapter", ctx->ta.ops->name);
 	tp_json_str(&w, "refresh", ctx->cfg->refresh == TP_REFRESH_LAZY ?
 		    "lazy" : "every-packet");
+	/* The clock that aged the flows (--clock). */
+	tp_json_str(&w, "clock", ctx->clk.on ? "capture" : "wall");
 	tp_json_bool(&w, "aborted", ctx->aborted);
 	tp_summary_times(&w, ctx);
 	tp_summary_check(&w, c, ipfix, live, pending, passed, lost);

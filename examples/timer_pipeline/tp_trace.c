@@ -20,6 +20,7 @@
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
 
+#include "tp_clock.h"
 #include "tp_ctx.h"
 #include "tp_record.h"
 #include "tp_trace.h"
@@ -64,7 +65,7 @@ tp_trace_push(struct tp_ctx *ctx, const struct tp_flow *f,
 	struct tp_trace_ev ev;
 
 	memset(&ev, 0, sizeof(ev));
-	ev.tsc = rte_get_timer_cycles();
+	ev.tsc = tp_clock_now(ctx);
 	ev.serial = f->serial;
 	ev.arg = arg;
 	ev.lcore = rte_lcore_id();
@@ -107,8 +108,10 @@ tp_trace_packet(struct tp_ctx *ctx, const struct tp_flow *f, uint8_t dir,
 static void
 tp_trace_time(const struct tp_ctx *ctx, uint64_t tsc, char *buf, size_t len)
 {
-	uint64_t t = tp_cycles_to_ns(tsc > ctx->start_tsc ?
-				     tsc - ctx->start_tsc : 0, ctx->hz);
+	/* --clock capture: capture time since its first packet. */
+	const uint64_t start = ctx->clk.on ? ctx->clk.base : ctx->start_tsc;
+	uint64_t t = tp_cycles_to_ns(tsc > start ? tsc - start : 0,
+				     ctx->flow_hz);
 
 	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64 "s", t / 1000000000,
 		 (t % 1000000000) / 1000);
@@ -163,8 +166,9 @@ tp_trace_print(const struct tp_ctx *ctx, const struct tp_trace_ev *ev)
 	};
 	char due[32];
 	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
-	uint64_t t = tp_cycles_to_ns(ev->tsc > ctx->start_tsc ?
-				     ev->tsc - ctx->start_tsc : 0, ctx->hz);
+	const uint64_t start = ctx->clk.on ? ctx->clk.base : ctx->start_tsc;
+	uint64_t t = tp_cycles_to_ns(ev->tsc > start ? ev->tsc - start : 0,
+				     ctx->flow_hz);
 	uint64_t tick_ns = ctx->cfg->tick_ns;
 	unsigned int a = ev->init_lo ? 0 : 1;
 	int af = ev->key.ipver == 4 ? AF_INET : AF_INET6;

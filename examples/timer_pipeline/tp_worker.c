@@ -15,6 +15,7 @@
 #include <rte_eventdev.h>
 #include <rte_tcp.h>
 
+#include "tp_clock.h"
 #include "tp_ctx.h"
 #include "tp_lcore.h"
 
@@ -145,7 +146,7 @@ static __rte_always_inline void
 tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 		uint16_t n, const bool excl)
 {
-	const uint64_t now = rte_get_timer_cycles();
+	const uint64_t now = tp_clock_now(ctx);
 	struct tp_pkt_meta *meta;
 	struct rte_mbuf *m;
 	uint16_t i;
@@ -199,6 +200,7 @@ tp_worker_poll(struct tp_ctx *ctx, struct tp_lcore *lc)
 		tp_worker_burst_atomic(ctx, lc, ev, n);
 	else
 		tp_worker_burst_shared(ctx, lc, ev, n);
+	tp_clock_worker_done(ctx, lc);
 	/* --fault-worker-delay-us (testing aid): a slow worker, so the event
 	 * device fills up and RX and the adapter meet backpressure.
 	 */

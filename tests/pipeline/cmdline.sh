@@ -199,7 +199,8 @@ OPTIONS=(portmask rx-queues rxd txd burst mbufs fwd-mode mac-updating
 	 rx-threshold-pct timer-priority timer-adapter timer-tick refresh timers
 	 tmo-tcp-syn tmo-tcp-est tmo-tcp-closing tmo-udp tmo-icmp tmo-other
 	 tmo-active flows table-full flow-log flow-log-format trace-timers
-	 trace-flow replay-pace stats-period stats-json duration stop-when-done
+	 trace-flow replay-pace replay-speed clock stats-period stats-json duration
+	 stop-when-done
 	 flush-at-eof
 	 fault-worker-delay-us summary-json ipfix ipfix-transport ipfix-flows
 	 ipfix-file
