@@ -26,7 +26,11 @@ writes OUT.json.
 import collections
 import ipaddress
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tplib  # noqa: E402
 
 
 def canon(ver, proto, src, sport, dst, dport, vlan, pf, pr, first, last):
@@ -48,22 +52,8 @@ def from_log(r):
                  r["first_ns"] // 1000000, r["last_ns"] // 1000000)
 
 
-def parse_raw(path):
-    """nfdump -o raw: one dict per 'Flow Record'."""
-    recs, cur = [], None
-    with open(path) as f:
-        for line in f:
-            if line.startswith("Flow Record"):
-                cur = {}
-                recs.append(cur)
-            elif cur is not None and "=" in line:
-                k, v = line.split("=", 1)
-                cur[k.strip()] = v.strip()
-    return recs
-
-
-def num(v, base=10):
-    return int(v.split()[0], base)
+parse_raw = tplib.nfdump_raw
+num = tplib.raw_num
 
 
 def from_raw(r):

@@ -288,6 +288,22 @@ def pcap_bytes(endian, magic, records, linktype=1, cut=0):
     return out[:len(out) - cut]
 
 
+class TestNfdumpRaw(TempDir):
+    RAW = ("Flow Record: \n  Flags        =              0x00 FLOW\n"
+           "  src addr     =          10.0.0.1\n"
+           "  proto        =                17 (udp)\n"
+           "  end reason   =              0x01\n\n"
+           "Flow Record: \n  in packets   =                 3\n")
+
+    def test_records(self):
+        recs = tplib.nfdump_raw(self.write("r.txt", self.RAW))
+        self.assertEqual(len(recs), 2)
+        self.assertEqual(recs[0]["src addr"], "10.0.0.1")
+        self.assertEqual(tplib.raw_num(recs[0]["proto"]), 17)
+        self.assertEqual(tplib.raw_num(recs[0]["end reason"], 16), 1)
+        self.assertEqual(tplib.raw_num(recs[1]["in packets"]), 3)
+
+
 class TestPcap(TempDir):
     RECS = [(1700000000, 5, b"\x01" * 60), (1700000001, 999999, b"\x02" * 14)]
 

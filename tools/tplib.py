@@ -265,6 +265,26 @@ def pcap_ns(header, sec, frac):
     return sec * 10**9 + frac * (1 if header[0] == PCAP_MAGIC_NS else 1000)
 
 
+def nfdump_raw(path):
+    """`nfdump -o raw` output: one dict per 'Flow Record', its 'key = value'
+    lines stripped (values as nfdump prints them, e.g. "8 (0x08)")."""
+    recs, cur = [], None
+    with open(path) as f:
+        for line in f:
+            if line.startswith("Flow Record"):
+                cur = {}
+                recs.append(cur)
+            elif cur is not None and "=" in line:
+                k, v = line.split("=", 1)
+                cur[k.strip()] = v.strip()
+    return recs
+
+
+def raw_num(v, base=10):
+    """The number that starts an nfdump raw value ("17 (udp)" -> 17)."""
+    return int(v.split()[0], base)
+
+
 def main(argv):
     if len(argv) >= 3 and argv[1] == "nums":
         print(" ".join(summary_nums(argv[2], argv[3:])))

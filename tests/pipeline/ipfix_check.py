@@ -67,24 +67,8 @@ def log_vals(r):
             r["last_ns"] // 1000000)
 
 
-def parse_raw(path):
-    """nfdump -o raw: one dict per 'Flow Record'."""
-    recs, cur = [], None
-    with open(path) as f:
-        for line in f:
-            if line.startswith("Flow Record"):
-                cur = {}
-                recs.append(cur)
-                continue
-            if cur is None or "=" not in line:
-                continue
-            k, v = line.split("=", 1)
-            cur[k.strip()] = v.strip()
-    return recs
-
-
-def num(v, base=10):
-    return int(v.split()[0], base)
+parse_raw = tplib.nfdump_raw
+num = tplib.raw_num
 
 
 def raw_key_vals(r):
