@@ -5,8 +5,11 @@
 /*
  * rx_pcap captures, read with libpcap before EAL starts (see tp_capture.h
  * for why). One pass with pcap_next_ex() reads every record header and
- * its bytes; a second pass, only for a file holding records over 65535
- * bytes, writes the filtered copy net_pcap reads instead.
+ * its bytes; a second pass, only for a file holding records cut by its
+ * snapshot length or over 65535 bytes, writes the copy net_pcap reads
+ * instead: every record with its wire length in a trailer, an oversize
+ * one cut to its headers. No lock: this runs once, before EAL, on the
+ * main thread.
  */
 
 #include <errno.h>
@@ -187,18 +190,23 @@ tp_cap_record(struct tp_cap_scan *sc, struct tp_capture *cap,
 	uint64_t ts_ns = (uint64_t)h->ts.tv_sec * 1000000000 +
 		(uint64_t)h->ts.tv_usec;	/* nanoseconds, as asked */
 
+	uint64_t fed = h->caplen;
+
 	cap->records++;
 	sc->end += TP_PCAP_REC_LEN + h->caplen;
-	if (h->caplen > sc->max_caplen) {
-		sc->max_caplen = h->caplen;
-		sc->max_rec = cap->records;
-	}
 	if (h->caplen > TP_CAPTURE_MAX_CAPLEN) {
 		if (cap->oversize++ == 0) {
 			cap->first_oversize = cap->records;
 			cap->first_oversize_len = h->caplen;
 		}
-		cap->oversize_bytes += h->caplen;
+		fed = TP_CAPTURE_OVERSIZE_KEEP;
+	}
+	if (h->caplen < h->len && cap->cut_records++ == 0)
+		cap->first_cut = cap->records;
+	/* What net_pcap will read of it (without the trailer). */
+	if (fed > sc->max_caplen) {
+		sc->max_caplen = fed;
+		sc->max_rec = cap->records;
 	}
 	if (cap->records == 1)
 		cap->first_ns = ts_ns;
@@ -262,6 +270,7 @@ tp_cap_scan(const char *path, struct tp_cap_scan *sc, struct tp_capture *cap,
 	if (p == NULL)
 		return -1;
 	cap->linktype = pcap_datalink(p);
+	cap->snaplen = (uint32_t)RTE_MAX(pcap_snapshot(p), 0);
 	ret = 0;
 	if (!tp_capture_linktype_supported(cap->linktype)) {
 		snprintf(err, errlen, "has link type %d (%s, %s): the pipeline "
@@ -280,7 +289,34 @@ tp_cap_scan(const char *path, struct tp_cap_scan *sc, struct tp_capture *cap,
 	return ret;
 }
 
-/* Copy every record net_pcap can carry into a new temporary file. */
+/*
+ * One record of the copy: at most TP_CAPTURE_OVERSIZE_KEEP bytes of an
+ * oversize record, then the wire length (little endian). Its header says
+ * the bytes it holds and, as length on the wire, the wire length plus
+ * the trailer, so that libpcap and tcpdump read the copy as a capture.
+ */
+static void
+tp_cap_feed_record(pcap_dumper_t *d, const struct pcap_pkthdr *h,
+		   const u_char *data, u_char *buf)
+{
+	uint32_t keep = h->caplen <= TP_CAPTURE_MAX_CAPLEN ? h->caplen :
+		TP_CAPTURE_OVERSIZE_KEEP;
+	uint32_t wire = RTE_MAX(h->len, h->caplen);
+	struct pcap_pkthdr o = *h;
+	int i;
+
+	memcpy(buf, data, keep);
+	for (i = 0; i < (int)TP_CAPTURE_TRAILER_LEN; i++)
+		buf[keep + i] = (u_char)(wire >> (8 * i));
+	o.caplen = keep + TP_CAPTURE_TRAILER_LEN;
+	o.len = wire + TP_CAPTURE_TRAILER_LEN;
+	pcap_dump((u_char *)d, &o, buf);
+}
+
+/*
+ * Write the copy net_pcap reads (tp_capture.h): every record, in order,
+ * each with its wire-length trailer, into a new temporary file.
+ */
 static int
 tp_cap_write_feed(struct tp_capture *cap, char *err, size_t errlen)
 {
@@ -290,6 +326,7 @@ tp_cap_write_feed(struct tp_capture *cap, char *err, size_t errlen)
 	struct pcap_pkthdr *h;
 	pcap_t *in, *dead = NULL;
 	const u_char *data;
+	u_char *buf = NULL;
 	FILE *out = NULL;
 	int fd, ret = -1;
 
@@ -304,26 +341,31 @@ tp_cap_write_feed(struct tp_capture *cap, char *err, size_t errlen)
 	fd = mkstemp(cap->feed);	/* 0600, a name nobody else has */
 	if (fd >= 0)
 		out = fdopen(fd, "wb");
-	if (out != NULL)
+	buf = malloc(TP_CAPTURE_MAX_CAPLEN + TP_CAPTURE_TRAILER_LEN);
+	/* Its snapshot length holds every record with its trailer. */
+	if (out != NULL && buf != NULL)
 		dead = pcap_open_dead_with_tstamp_precision(cap->linktype,
-				pcap_snapshot(in), PCAP_TSTAMP_PRECISION_NANO);
+				(int)(TP_CAPTURE_MAX_CAPLEN +
+				      TP_CAPTURE_TRAILER_LEN),
+				PCAP_TSTAMP_PRECISION_NANO);
 	if (dead != NULL)
 		d = pcap_dump_fopen(dead, out);
 	if (d == NULL) {
-		snprintf(err, errlen, "needs a copy without its oversize "
-			 "records, which cannot be written in '%s': %s",
-			 cap->feed, strerror(errno));
+		snprintf(err, errlen, "needs a copy with each packet's wire "
+			 "length, which cannot be written in '%s': %s",
+			 cap->feed, buf == NULL ? "out of memory" :
+			 strerror(errno));
 		goto out;
 	}
 	out = NULL;	/* the dumper owns it */
 	cap->filtered = true;
 	while (pcap_next_ex(in, &h, &data) == 1)
-		if (h->caplen <= TP_CAPTURE_MAX_CAPLEN)
-			pcap_dump((u_char *)d, h, data);
+		tp_cap_feed_record(d, h, data, buf);
 	ret = pcap_dump_flush(d) == 0 ? 0 : -1;
 	if (ret < 0)
-		snprintf(err, errlen, "needs a copy without its oversize "
-			 "records; writing '%s' failed", cap->feed);
+		snprintf(err, errlen, "needs a copy with each packet's wire "
+			 "length; writing '%s' failed: %s", cap->feed,
+			 strerror(errno));
 out:
 	if (d != NULL)
 		pcap_dump_close(d);
@@ -334,6 +376,7 @@ out:
 	if (dead != NULL)
 		pcap_close(dead);
 	pcap_close(in);
+	free(buf);
 	if (ret < 0 && fd >= 0) {
 		unlink(cap->feed);
 		cap->filtered = false;
@@ -391,12 +434,21 @@ tp_cap_warnings(const char *vdev, const struct tp_capture *cap,
 		tp_cap_msg("warning", "--vdev %s: rx_pcap '%s': packet %"
 			   PRIu64 " holds %" PRIu64 " bytes, more than the %u "
 			   "net_pcap can carry: it and every other record over"
-			   " %u bytes (%" PRIu64 " in all) are dropped, counted"
-			   " as 'oversize'; the other packets are read", vdev,
-			   path, cap->first_oversize, cap->first_oversize_len,
-			   TP_CAPTURE_MAX_CAPLEN, TP_CAPTURE_MAX_CAPLEN,
-			   cap->oversize);
-	if (cap->records == cap->oversize)
+			   " %u bytes (%" PRIu64 " in all) are read as their "
+			   "first %u bytes and counted at their wire length "
+			   "('oversize')", vdev, path, cap->first_oversize,
+			   cap->first_oversize_len, TP_CAPTURE_MAX_CAPLEN,
+			   TP_CAPTURE_MAX_CAPLEN, cap->oversize,
+			   TP_CAPTURE_OVERSIZE_KEEP);
+	if (cap->cut_records > 0)
+		tp_cap_msg("info", "--vdev %s: rx_pcap '%s' was captured with "
+			   "a snapshot length of %u bytes: %" PRIu64 " of its %"
+			   PRIu64 " packets are cut (the first is packet %"
+			   PRIu64 "); each is aged by the headers it holds and "
+			   "counted at its wire length ('truncated')", vdev,
+			   path, cap->snaplen, cap->cut_records, cap->records,
+			   cap->first_cut);
+	if (cap->records == 0)
 		tp_cap_msg("warning", "--vdev %s: rx_pcap '%s' holds no "
 			   "complete packet", vdev, path);
 	if (replay_pace && sc->max_gap_ns > TP_CAP_GAP_WARN_NS)
@@ -413,15 +465,17 @@ tp_cap_refuse(const char *vdev, const struct tp_capture *cap,
 	      const struct tp_cap_scan *sc, bool infinite,
 	      bool stop_when_done)
 {
-	if (infinite && sc->max_caplen > TP_CAP_INFINITE_MAX) {
+	if (infinite && sc->max_caplen + (cap->filtered ?
+			TP_CAPTURE_TRAILER_LEN : 0) > TP_CAP_INFINITE_MAX) {
 		tp_cap_msg("error", "--vdev %s: rx_pcap '%s': packet %" PRIu64
 			   " holds %" PRIu64 " bytes; with infinite_rx=1 "
 			   "net_pcap takes packets of at most %u bytes", vdev,
-			   cap->path, sc->max_rec, sc->max_caplen,
+			   cap->path, sc->max_rec, sc->max_caplen +
+			   (cap->filtered ? TP_CAPTURE_TRAILER_LEN : 0),
 			   TP_CAP_INFINITE_MAX);
 		return -1;
 	}
-	if (cap->records == cap->oversize && (infinite || stop_when_done)) {
+	if (cap->records == 0 && (infinite || stop_when_done)) {
 		tp_cap_msg("error", "--vdev %s: rx_pcap '%s' holds no complete "
 			   "packet: %s", vdev, cap->path, infinite ?
 			   "infinite_rx=1 needs at least one" :
@@ -450,13 +504,15 @@ tp_capture_check(const char *vdev, const char *path, bool infinite,
 	snprintf(cap->path, sizeof(cap->path), "%s", path);
 	snprintf(cap->feed, sizeof(cap->feed), "%s", path);
 	if (tp_cap_scan(path, &sc, cap, err, sizeof(err)) < 0 ||
-	    (cap->oversize > 0 && !infinite &&
+	    ((cap->oversize > 0 || cap->cut_records > 0) &&
 	     tp_cap_write_feed(cap, err, sizeof(err)) < 0)) {
 		tp_cap_msg("error", "--vdev %s: rx_pcap '%s' %s", vdev, path,
 			   err);
 		return NULL;
 	}
 	cap->max_gap_ns = sc.max_gap_ns;
+	cap->feed_max_caplen = sc.max_caplen +
+		(cap->filtered ? TP_CAPTURE_TRAILER_LEN : 0);
 	tp_nb_caps++;
 	if (!atexit_done && cap->filtered)
 		atexit_done = atexit(tp_capture_release) == 0;

@@ -17,9 +17,15 @@
  *   refused with one message naming it;
  * - its link type is kept, so the RX lcore parses each port's packets
  *   from the right header (tp_parse.h);
- * - records net_pcap cannot carry (oversize) are left out of a filtered
- *   copy, which net_pcap reads instead; they are counted as received and
- *   dropped ("oversize").
+ * - a file with records cut by its snapshot length (tcpdump -s 96) or
+ *   over 65535 bytes (BIG TCP, jumbograms: net_pcap cannot carry them) is
+ *   fed to net_pcap as a copy in which each record carries its wire
+ *   length in a 4-byte trailer (TP_CAPTURE_TRAILER_LEN) and an oversize
+ *   record is cut to its first TP_CAPTURE_OVERSIZE_KEEP bytes. An RX
+ *   callback (tp_rx_wire_cb) takes the trailer off before anyone sees the
+ *   packet: each packet brings its own length, so no table has to stay
+ *   in step with net_pcap's reads (a record it loses, several files,
+ *   infinite_rx).
  */
 
 #include <limits.h>
@@ -40,18 +46,27 @@
 
 /** Largest record net_pcap carries whole (it keeps lengths in 16 bits). */
 #define TP_CAPTURE_MAX_CAPLEN 65535u
+/** Bytes an oversize record keeps in the copy: its headers, and more. */
+#define TP_CAPTURE_OVERSIZE_KEEP 512u
+/** The wire-length trailer of each record of a copy (little endian). */
+#define TP_CAPTURE_TRAILER_LEN 4u
 
 /** What the check found in one rx_pcap file. */
 struct tp_capture {
 	char path[PATH_MAX];	/**< As named on the command line. */
 	char feed[PATH_MAX];	/**< What net_pcap reads: path, or a copy. */
-	bool filtered;		/**< feed is our temporary copy. */
+	bool filtered;		/**< feed is our temporary copy, whose
+				 * records carry wire-length trailers.
+				 */
 	int linktype;		/**< Link type of every packet. */
+	uint32_t snaplen;	/**< The file's snapshot length. */
 	uint64_t records;	/**< Complete records, oversize included. */
-	uint64_t oversize;	/**< Records left out of the feed... */
-	uint64_t oversize_bytes; /**< ...their captured bytes... */
+	uint64_t cut_records;	/**< Records shorter than their wire length. */
+	uint64_t first_cut;	/**< The first one's number (from 1). */
+	uint64_t oversize;	/**< Records over TP_CAPTURE_MAX_CAPLEN... */
 	uint64_t first_oversize; /**< ...the first one's number (from 1)... */
 	uint64_t first_oversize_len; /**< ...and its captured length. */
+	uint64_t feed_max_caplen; /**< Largest record net_pcap reads. */
 	uint64_t max_gap_ns;	/**< Largest gap between two timestamps. */
 	uint64_t first_ns;	/**< First record's timestamp. */
 	uint64_t last_ns;	/**< Latest timestamp of any record. */
@@ -60,7 +75,8 @@ struct tp_capture {
 /**
  * Check one rx_pcap file, print one message naming it and the problem if
  * it must be refused (or a warning, e.g. for a file cut short), and make
- * the filtered copy when it holds oversize records.
+ * the copy with wire-length trailers when it holds records cut by its
+ * snapshot length or oversize ones.
  *
  * @param vdev  The vdev's name, for messages.
  * @param path  The file.
@@ -87,7 +103,7 @@ bool tp_capture_linktype_supported(int linktype);
 const char *tp_capture_linktype_name(int linktype);
 
 /**
- * Remove the filtered copies. net_pcap opened them at probe time and
+ * Remove the copies. net_pcap opened them at probe time and
  * keeps reading the open file; also runs at exit.
  */
 void tp_capture_release(void);

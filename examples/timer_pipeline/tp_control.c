@@ -86,7 +86,7 @@ tp_control_captures_read(const struct tp_ctx *ctx, uint64_t rx_counted)
 			return false;
 		delivered += es.ipackets;
 	}
-	return rx_counted >= delivered + ctx->eof_oversize;
+	return rx_counted >= delivered;
 }
 
 /*

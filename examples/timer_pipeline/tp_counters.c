@@ -39,7 +39,8 @@
 	  "rx_pkts = forwarded + dropped + events_in_flight (the " \
 	  "exactly-once check).") \
 	C(rx_bytes, TP_GRP_RX, "bytes", 0, "bytes", \
-	  "Bytes of those packets (frame length).", "") \
+	  "Bytes of those packets on the wire (frame length; a capture's " \
+	  "record length, not the bytes it kept).", "") \
 	C(rx_ipv4, TP_GRP_RX, "ipv4", 0, "packets", \
 	  "IPv4 packets received.", "") \
 	C(rx_ipv6, TP_GRP_RX, "ipv6", 0, "packets", \
@@ -49,6 +50,14 @@
 	C(rx_malformed, TP_GRP_RX, "malformed", 0, "packets", \
 	  "Malformed IP packets (see the sample application guide).", \
 	  "Dropped as drop_malformed or forwarded, by policy.") \
+	C(rx_truncated, TP_GRP_RX, "truncated", 0, "packets", \
+	  "Packets shorter than their wire length: cut by the capture's " \
+	  "snapshot length (tcpdump -s 96), or oversize.", \
+	  "Aged by the headers they hold, counted at their wire length.") \
+	C(rx_oversize, TP_GRP_RX, "oversize", 0, "packets", \
+	  "Capture records over 65535 bytes (BIG TCP, jumbograms), which " \
+	  "net_pcap cannot carry: read as their first 512 bytes.", \
+	  "Also counted as truncated.") \
 	C(forwarded, TP_GRP_TX, "forwarded", TP_CTR_LCORE, "packets", \
 	  "Packets handed to TX and sent.", \
 	  "TX queue overflows count as drop_tx_full, not here.") \
@@ -58,7 +67,7 @@
 	A(drop, TP_DROP_MAX, tp_drop_name, TP_GRP_TX, "", 0, "packets", \
 	  "Packets dropped, one counter per reason: malformed, table_full, " \
 	  "fwd_drop (--fwd-mode drop), tx_full, shutdown, evdev_full and " \
-	  "the capture reasons oversize and not_ether.", \
+	  "the capture reason not_ether.", \
 	  "A key per reason: drop_malformed, drop_table_full, ...") \
 	C(flows_active, TP_GRP_FLOWS, "active", 0, "flows", \
 	  "Flows created and not yet ended.", \
@@ -206,7 +215,6 @@ static const char *const tp_drop_names[TP_DROP_MAX] = {
 	[TP_DROP_TX] = "tx_full",
 	[TP_DROP_SHUTDOWN] = "shutdown",
 	[TP_DROP_EVDEV_FULL] = "evdev_full",
-	[TP_DROP_OVERSIZE] = "oversize",
 	[TP_DROP_NOT_ETHER] = "not_ether",
 };
 
@@ -345,6 +353,8 @@ tp_counters_from_slots(const struct tp_lcore_stats *t, struct tp_counters *c)
 	c->rx_ipv6 = t->rx_ipv6;
 	c->rx_non_ip = t->rx_non_ip;
 	c->rx_malformed = t->rx_malformed;
+	c->rx_truncated = t->rx_truncated;
+	c->rx_oversize = t->rx_oversize;
 	/* TX drops are counted among the drops. */
 	c->forwarded = t->tx_pkts - t->drops[TP_DROP_TX];
 	for (i = 0; i < TP_DROP_MAX; i++) {

@@ -38,7 +38,6 @@ enum tp_drop {
 	TP_DROP_TX,		/**< TX queue full. */
 	TP_DROP_SHUTDOWN,	/**< RX stopped: enqueue abandoned, stash. */
 	TP_DROP_EVDEV_FULL,	/**< Event device full past the RX retry. */
-	TP_DROP_OVERSIZE,	/**< Capture record net_pcap cannot carry. */
 	TP_DROP_NOT_ETHER,	/**< No Ethernet frame can carry it. */
 	TP_DROP_MAX
 };
@@ -59,6 +58,8 @@ struct tp_lcore_stats {
 	uint64_t rx_ipv6;		/**< IPv6 packets. */
 	uint64_t rx_non_ip;		/**< Non-IP (forwarded, no flow). */
 	uint64_t rx_malformed;		/**< Malformed (by policy). */
+	uint64_t rx_truncated;		/**< Shorter than the wire length. */
+	uint64_t rx_oversize;		/**< Wire length over 65535. */
 	uint64_t ev_enq;		/**< Packet events enqueued. */
 	uint64_t ev_deq_pkt;		/**< Packet events processed. */
 	uint64_t ev_enq_retry;		/**< Enqueue calls short of credit. */
@@ -94,6 +95,8 @@ struct tp_counters {
 	uint64_t rx_ipv6;		/**< IPv6 packets. */
 	uint64_t rx_non_ip;		/**< Not IP. */
 	uint64_t rx_malformed;		/**< Malformed. */
+	uint64_t rx_truncated;		/**< Shorter than the wire length. */
+	uint64_t rx_oversize;		/**< Wire length over 65535. */
 	/* tx */
 	uint64_t forwarded;		/**< Sent (handed to TX, not dropped). */
 	uint64_t dropped;		/**< Dropped, every reason. */

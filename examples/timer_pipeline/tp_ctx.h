@@ -160,11 +160,14 @@ struct tp_ctx {
 	struct rte_ether_addr port_mac[RTE_MAX_ETHPORTS]; /**< Port MACs. */
 	uint16_t port_linktype[RTE_MAX_ETHPORTS]; /**< RX link type (pcap). */
 	/** Packets net_pcap delivers from the port's captures before its
-	 * input ends (records less oversize ones), valid when input_ends.
+	 * input ends (every record), valid when input_ends.
 	 */
 	uint64_t port_eof_pkts[RTE_MAX_ETHPORTS];
+	/** The port's RX callback (tp_rx_wire_cb) sets each packet's wire
+	 * length: one of its captures carries wire-length trailers.
+	 */
+	bool port_wire_cb[RTE_MAX_ETHPORTS];
 	bool input_ends;		/**< Every port reads capture files. */
-	uint64_t eof_oversize;		/**< Their oversize records. */
 	uint64_t cap_pkts;		/**< Records of every capture read. */
 	uint64_t cap_first_ns;		/**< Their earliest first timestamp. */
 	uint64_t cap_last_ns;		/**< Their latest timestamp. */
@@ -174,6 +177,14 @@ struct tp_ctx {
 	bool ports_started;		/**< For teardown. */
 	struct rte_mempool *pool;	/**< Packet mbufs. */
 	int meta_offset;		/**< Our mbuf dynfield (tp_pkt_meta). */
+	int wire_offset;		/**< Wire length dynfield (uint32_t). */
+	/** Arguments of tp_rx_wire_cb: [1] for a queue whose packets end
+	 * in a wire-length trailer, [0] for one whose packets are whole.
+	 */
+	struct tp_wire_cb_arg {
+		int wire_offset;	/**< As above. */
+		bool trailers;		/**< Packets end in a trailer. */
+	} wire_cb[2];
 	struct tp_replay replay;	/**< Replay pace state. */
 	struct tp_clock clk;		/**< --clock capture state. */
 	/* Eventdev and adapter. */

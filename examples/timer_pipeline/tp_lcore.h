@@ -22,6 +22,16 @@ tp_meta(const struct tp_ctx *ctx, struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, ctx->meta_offset, struct tp_pkt_meta *);
 }
 
+/**
+ * The packet's length on the wire: its pkt_len, or more for a record cut
+ * by its capture's snapshot length or an oversize one (set at RX).
+ */
+static inline uint32_t *
+tp_wire_len(const struct tp_ctx *ctx, struct rte_mbuf *m)
+{
+	return RTE_MBUF_DYNFIELD(m, ctx->wire_offset, uint32_t *);
+}
+
 /** Current shutdown phase. */
 static inline uint32_t
 tp_phase(const struct tp_ctx *ctx)
@@ -40,6 +50,8 @@ int tp_lcore_launch_one(void *arg);
 unsigned int tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc,
 			bool also_worker);
 void tp_rx_stop(struct tp_ctx *ctx, struct tp_lcore *lc);
+uint16_t tp_rx_wire_cb(uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
+		       uint16_t nb, uint16_t max, void *arg);
 
 /* tp_worker.c */
 unsigned int tp_worker_poll(struct tp_ctx *ctx, struct tp_lcore *lc);

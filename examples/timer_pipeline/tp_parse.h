@@ -11,6 +11,14 @@
  * and their lengths; we then check every length we rely on and build the
  * bidirectional flow key.
  *
+ * A packet may hold less than it had on the wire: a capture's snapshot
+ * length (tcpdump -s 96) or an oversize record cut it (tp_capture.h). The
+ * IP lengths are checked against the wire length, and the parser reads
+ * as far as the packet's bytes go: an L4 header cut short keys the flow
+ * on what is there (no ports unless both are held; no TCP flags unless
+ * their byte is). The link, IP and IPv6 extension headers must be held
+ * whole: a packet cut inside them is malformed.
+ *
  * Every read of packet data goes through rte_pktmbuf_read(): bounded by the
  * packet length, a pointer into the first segment when the bytes are there
  * (the common case, no copy), a copy into a small stack buffer when they
@@ -238,7 +246,7 @@ tp_parse_vlans(const uint8_t *l2, uint32_t l2_len, struct tp_flow_key *key)
  * header must lie inside it, not in the frame's padding.
  */
 static __rte_always_inline bool
-tp_parse_l3(const struct rte_mbuf *m, struct tp_parse_buf *buf,
+tp_parse_l3(const struct rte_mbuf *m, uint32_t wire, struct tp_parse_buf *buf,
 	    uint32_t ptype, const struct rte_net_hdr_lens *hl,
 	    struct tp_flow_key *key, const uint8_t **src, const uint8_t **dst,
 	    uint32_t *ip_end)
@@ -257,14 +265,19 @@ tp_parse_l3(const struct rte_mbuf *m, struct tp_parse_buf *buf,
 		if (ip == NULL)
 			return false;
 		tot = tp_rd16(ip + offsetof(struct rte_ipv4_hdr, total_length));
-		if (hl->l3_len < sizeof(struct rte_ipv4_hdr) ||
-		    tot < hl->l3_len || l2 + tot > m->pkt_len)
+		if (hl->l3_len < sizeof(struct rte_ipv4_hdr))
 			return false;
+		/* BIG TCP (GSO) IPv4: total length 0, the frame says it. */
+		if (tot == 0 && wire > TP_CAPTURE_MAX_CAPLEN)
+			*ip_end = wire;
+		else if (tot < hl->l3_len || l2 + tot > wire)
+			return false;
+		else
+			*ip_end = l2 + tot;
 		key->ipver = 4;
 		key->proto = ip[offsetof(struct rte_ipv4_hdr, next_proto_id)];
 		*src = ip + offsetof(struct rte_ipv4_hdr, src_addr);
 		*dst = ip + offsetof(struct rte_ipv4_hdr, dst_addr);
-		*ip_end = l2 + tot;
 		return true;
 	}
 	if (RTE_ETH_IS_IPV6_HDR(ptype)) {
@@ -284,7 +297,10 @@ tp_parse_l3(const struct rte_mbuf *m, struct tp_parse_buf *buf,
 			return false;
 		*ip_end = off + tp_rd16(ip6 + offsetof(struct rte_ipv6_hdr,
 						       payload_len));
-		if (*ip_end > m->pkt_len)
+		/* A jumbogram (RFC 2675) or BIG TCP: payload length 0. */
+		if (*ip_end == off && wire > TP_CAPTURE_MAX_CAPLEN)
+			*ip_end = wire;
+		if (*ip_end > wire)
 			return false;
 		proto = ip6[offsetof(struct rte_ipv6_hdr, proto)];
 		if ((ptype & RTE_PTYPE_L3_MASK) == RTE_PTYPE_L3_IPV6_EXT) {
@@ -302,7 +318,24 @@ tp_parse_l3(const struct rte_mbuf *m, struct tp_parse_buf *buf,
 	return false;
 }
 
-/* L4 ports and TCP flags; false if the L4 header is cut short. */
+/*
+ * Up to want bytes at off, as many as the packet holds (*got): an L4
+ * header the capture cut short. NULL when it holds none.
+ */
+static __rte_always_inline const uint8_t *
+tp_parse_held(const struct rte_mbuf *m, uint32_t off, uint32_t want,
+	      void *buf, uint32_t *got)
+{
+	*got = off >= m->pkt_len ? 0 : RTE_MIN(want, m->pkt_len - off);
+	return *got == 0 ? NULL : rte_pktmbuf_read(m, off, *got, buf);
+}
+
+/*
+ * L4 ports and TCP flags; false if the datagram is too short for its L4
+ * header. A header the capture cut (inside the datagram, past the bytes
+ * held) gives what it holds: ports when both are held, TCP flags when
+ * their byte is.
+ */
 static __rte_always_inline bool
 tp_parse_l4(const struct rte_mbuf *m, struct tp_parse_buf *buf,
 	    uint32_t ptype, const struct rte_net_hdr_lens *hl,
@@ -311,6 +344,8 @@ tp_parse_l4(const struct rte_mbuf *m, struct tp_parse_buf *buf,
 {
 	const uint32_t off = hl->l2_len + hl->l3_len;
 	const uint32_t l4 = ptype & RTE_PTYPE_L4_MASK;
+	const uint8_t *h;
+	uint32_t got;
 
 	*sport = 0;
 	*dport = 0;
@@ -319,51 +354,51 @@ tp_parse_l4(const struct rte_mbuf *m, struct tp_parse_buf *buf,
 		return true;	/* no ports in fragments */
 	switch (out->key.proto) {
 	/* Ports stay in network order; read as bytes (any offset). */
-	case IPPROTO_TCP: {
-		const uint8_t *th;
-
-		if (l4 != RTE_PTYPE_L4_TCP ||
-		    hl->l4_len < sizeof(struct rte_tcp_hdr) ||
-		    off + hl->l4_len > ip_end)
+	case IPPROTO_TCP:
+		if (off + sizeof(struct rte_tcp_hdr) > ip_end)
 			return false;
-		th = rte_pktmbuf_read(m, off, sizeof(struct rte_tcp_hdr),
-				      &buf->l4.tcp);
-		if (th == NULL)
+		/* rte_net_get_ptype() found the whole header: check it. */
+		if (l4 == RTE_PTYPE_L4_TCP &&
+		    (hl->l4_len < sizeof(struct rte_tcp_hdr) ||
+		     off + hl->l4_len > ip_end))
 			return false;
-		memcpy(sport, th + offsetof(struct rte_tcp_hdr, src_port), 2);
-		memcpy(dport, th + offsetof(struct rte_tcp_hdr, dst_port), 2);
-		out->tcp_flags = th[offsetof(struct rte_tcp_hdr, tcp_flags)];
+		h = tp_parse_held(m, off, sizeof(struct rte_tcp_hdr),
+				  &buf->l4.tcp, &got);
+		if (h == NULL)
+			return true;
+		if (got >= 4) {
+			memcpy(sport, h + offsetof(struct rte_tcp_hdr,
+						   src_port), 2);
+			memcpy(dport, h + offsetof(struct rte_tcp_hdr,
+						   dst_port), 2);
+		}
+		if (got > offsetof(struct rte_tcp_hdr, tcp_flags))
+			out->tcp_flags = h[offsetof(struct rte_tcp_hdr,
+						    tcp_flags)];
 		return true;
-	}
-	case IPPROTO_UDP: {
-		const uint8_t *uh;
-
+	case IPPROTO_UDP:
 		if (off + sizeof(struct rte_udp_hdr) > ip_end)
 			return false;
-		uh = rte_pktmbuf_read(m, off, sizeof(struct rte_udp_hdr),
-				      &buf->l4.udp);
-		if (uh == NULL)
-			return false;
-		memcpy(sport, uh + offsetof(struct rte_udp_hdr, src_port), 2);
-		memcpy(dport, uh + offsetof(struct rte_udp_hdr, dst_port), 2);
+		h = tp_parse_held(m, off, sizeof(struct rte_udp_hdr),
+				  &buf->l4.udp, &got);
+		if (h != NULL && got >= 4) {
+			memcpy(sport, h + offsetof(struct rte_udp_hdr,
+						   src_port), 2);
+			memcpy(dport, h + offsetof(struct rte_udp_hdr,
+						   dst_port), 2);
+		}
 		return true;
-	}
 	case IPPROTO_ICMP:
-	case IPPROTO_ICMPV6: {
-		/* type, code, checksum: present, though we key on none;
-		 * type and code go to the record (icmpTypeCode).
+	case IPPROTO_ICMPV6:
+		/* type, code, checksum: in the datagram, though we key on
+		 * none; type and code go to the record (icmpTypeCode).
 		 */
-		const uint8_t *ih;
-
 		if (off + sizeof(buf->l4.icmp) > ip_end)
 			return false;
-		ih = rte_pktmbuf_read(m, off, sizeof(buf->l4.icmp),
-				      buf->l4.icmp);
-		if (ih == NULL)
-			return false;
-		out->icmp_tc = (uint16_t)(ih[0] << 8 | ih[1]);
+		h = tp_parse_held(m, off, 2, buf->l4.icmp, &got);
+		if (h != NULL && got == 2)
+			out->icmp_tc = (uint16_t)(h[0] << 8 | h[1]);
 		return true;
-	}
 	default:
 		return true;
 	}
@@ -387,8 +422,12 @@ tp_key_order(struct tp_parsed *out, const uint8_t *src, const uint8_t *dst,
 }
 
 /* Packet parsing. 8< */
+/**
+ * Parse one Ethernet frame of wire bytes on the wire (its pkt_len, or
+ * more when a capture cut it) into its flow key.
+ */
 static __rte_always_inline enum tp_pkt_class
-tp_parse(const struct rte_mbuf *m, struct tp_parsed *out)
+tp_parse(const struct rte_mbuf *m, uint32_t wire, struct tp_parsed *out)
 {
 	struct tp_parse_buf buf;
 	struct rte_net_hdr_lens hl;
@@ -429,7 +468,8 @@ tp_parse(const struct rte_mbuf *m, struct tp_parsed *out)
 	if ((uint32_t)hl.l2_len + hl.l3_len > m->pkt_len)
 		return TP_PKT_MALFORMED;
 	tp_parse_vlans(l2, hl.l2_len, &out->key);
-	if (!tp_parse_l3(m, &buf, ptype, &hl, &out->key, &src, &dst, &ip_end))
+	if (!tp_parse_l3(m, wire, &buf, ptype, &hl, &out->key, &src, &dst,
+			 &ip_end))
 		return TP_PKT_MALFORMED;
 	/* IPv6 extension headers beyond the payload length. */
 	if ((uint32_t)hl.l2_len + hl.l3_len > ip_end)

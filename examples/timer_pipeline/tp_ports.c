@@ -29,6 +29,7 @@
 
 #include "tp_capture.h"
 #include "tp_ctx.h"
+#include "tp_lcore.h"
 #include "tp_ports.h"
 #include "tp_replay.h"
 
@@ -40,7 +41,7 @@ tp_port_capture_records(const char *feed)
 {
 	const struct tp_capture *cap = tp_capture_find(feed);
 
-	return cap != NULL ? cap->records - cap->oversize : 0;
+	return cap != NULL ? cap->records : 0;
 }
 
 /* net_pcap with infinite_rx=1 loads each rx_pcap file into our pool. */
@@ -81,16 +82,14 @@ tp_port_rx_endless(const char *tok)
 }
 
 /*
- * A port's link type and the oversize records of its captures: counted
- * as received and dropped, in the main lcore's slot (written before
- * launch, one writer). Also how many packets its captures deliver:
+ * A port's link type, and whether one of its captures carries wire-length
+ * trailers (port_wire_cb). Also how many packets its captures deliver:
  * *ends is true when the port reads capture files only, so its input
  * ends after port_eof_pkts packets.
  */
 static int
 tp_port_capture_info(struct tp_ctx *ctx, uint16_t port, bool *ends)
 {
-	struct tp_lcore_stats *st = &ctx->lc[ctx->main_lcore].stats;
 	const struct rte_devargs *da;
 	const struct tp_capture *cap;
 	struct rte_eth_dev_info info;
@@ -121,17 +120,14 @@ tp_port_capture_info(struct tp_ctx *ctx, uint16_t port, bool *ends)
 			return -EINVAL;
 		}
 		lt = cap->linktype;
-		ctx->port_eof_pkts[port] += cap->records - cap->oversize;
-		ctx->eof_oversize += cap->oversize;
+		ctx->port_eof_pkts[port] += cap->records;
+		ctx->port_wire_cb[port] |= cap->filtered;
 		ctx->eof_quiet_ns = RTE_MAX(ctx->eof_quiet_ns, cap->max_gap_ns /
 					    ctx->cfg->replay_speed);
 		ctx->cap_pkts += cap->records;
 		if (ctx->cap_first_ns == 0 || cap->first_ns < ctx->cap_first_ns)
 			ctx->cap_first_ns = cap->first_ns;
 		ctx->cap_last_ns = RTE_MAX(ctx->cap_last_ns, cap->last_ns);
-		st->rx_pkts += cap->oversize;
-		st->rx_bytes += cap->oversize_bytes;
-		st->drops[TP_DROP_OVERSIZE] += cap->oversize;
 	}
 	if (lt >= 0 && lt != TP_DLT_EN10MB) {
 		ctx->port_linktype[port] = (uint16_t)lt;
@@ -281,7 +277,10 @@ tp_pool_create(struct tp_ctx *ctx)
 	return 0;
 }
 
-/* Our packet metadata and the RX timestamp (tp_replay.c) dynfields. */
+/*
+ * Our packet metadata, the wire length and the RX timestamp (tp_replay.c)
+ * dynfields.
+ */
 static int
 tp_dynfields(struct tp_ctx *ctx)
 {
@@ -289,6 +288,11 @@ tp_dynfields(struct tp_ctx *ctx)
 		.name = "tp_pkt_meta",
 		.size = sizeof(struct tp_pkt_meta),
 		.align = __alignof__(struct tp_pkt_meta),
+	};
+	static const struct rte_mbuf_dynfield wire = {
+		.name = "tp_wire_len",
+		.size = sizeof(uint32_t),
+		.align = __alignof__(uint32_t),
 	};
 
 	/* Packet metadata: 16 bytes of the mbuf's dynamic field area. */
@@ -300,7 +304,64 @@ tp_dynfields(struct tp_ctx *ctx)
 		       rte_strerror(rte_errno));
 		return -rte_errno;
 	}
+	ctx->wire_offset = rte_mbuf_dynfield_register(&wire);
+	if (ctx->wire_offset < 0) {
+		TP_LOG(ERR, "cannot register the wire length mbuf field: %s",
+		       rte_strerror(rte_errno));
+		return -rte_errno;
+	}
 	return tp_replay_fields_register(ctx);
+}
+
+/*
+ * The RX callback that sets each packet's wire length, on every RX queue
+ * of a port one of whose captures is a copy with wire-length trailers.
+ * net_pcap gives RX queue q the q-th rx_pcap (or rx_iface) of its
+ * devargs; the callback's argument says whether that queue's packets end
+ * in a trailer (non-NULL) or are whole.
+ */
+static int
+tp_port_wire_callbacks(struct tp_ctx *ctx, uint16_t port)
+{
+	const struct rte_devargs *da;
+	const struct tp_capture *cap;
+	struct rte_eth_dev_info info;
+	char args[4096], *tok, *save = NULL;
+	bool with[RTE_MAX_QUEUES_PER_PORT] = { false };
+	uint16_t q = 0;
+
+	if (!ctx->port_wire_cb[port])
+		return 0;
+	if (rte_eth_dev_info_get(port, &info) != 0 || info.device == NULL ||
+	    (da = rte_dev_devargs(info.device)) == NULL || da->args == NULL)
+		return -EINVAL;
+	snprintf(args, sizeof(args), "%s", da->args);
+	for (tok = strtok_r(args, ",", &save); tok != NULL &&
+	     q < RTE_MAX_QUEUES_PER_PORT; tok = strtok_r(NULL, ",", &save)) {
+		if (strncmp(tok, "rx_pcap=", 8) == 0) {
+			cap = tp_capture_find(tok + 8);
+			with[q++] = cap != NULL && cap->filtered;
+		} else if (strncmp(tok, "rx_iface=", 9) == 0 ||
+			   strncmp(tok, "rx_iface_in=", 12) == 0 ||
+			   strncmp(tok, "iface=", 6) == 0) {
+			q++;
+		}
+	}
+	for (q = 0; q < 2; q++) {
+		ctx->wire_cb[q].wire_offset = ctx->wire_offset;
+		ctx->wire_cb[q].trailers = q == 1;
+	}
+	for (q = 0; q < ctx->nb_rxq[port]; q++) {
+		if (rte_eth_add_rx_callback(port, q, tp_rx_wire_cb,
+					    &ctx->wire_cb[with[q]]) == NULL) {
+			TP_LOG(ERR, "port %u: cannot add the RX callback that "
+			       "reads wire lengths (queue %u): %s (DPDK built "
+			       "without RTE_ETHDEV_RXTX_CALLBACKS?)", port, q,
+			       rte_strerror(rte_errno));
+			return -rte_errno;
+		}
+	}
+	return 0;
 }
 
 static int
@@ -361,6 +422,9 @@ tp_port_configure(struct tp_ctx *ctx, uint16_t port)
 			return ret;
 		}
 	}
+	ret = tp_port_wire_callbacks(ctx, port);
+	if (ret < 0)
+		return ret;
 	for (q = 0; q < ctx->nb_txq[port]; q++) {
 		ret = rte_eth_tx_queue_setup(port, q, nb_txd,
 					     rte_eth_dev_socket_id(port), NULL);

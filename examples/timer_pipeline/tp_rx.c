@@ -208,19 +208,95 @@ struct tp_rx_burst {
  * first (from the port it came in on to the port it goes out of).
  */
 static __rte_always_inline enum tp_pkt_class
-tp_rx_parse(const struct tp_ctx *ctx, struct rte_mbuf *m,
+tp_rx_parse(const struct tp_ctx *ctx, struct rte_mbuf *m, uint32_t *wire,
 	    struct tp_parsed *out)
 {
 	const int lt = ctx->port_linktype[m->port];
 	enum tp_pkt_class c;
 
 	if (unlikely(lt != TP_DLT_EN10MB)) {
+		const uint32_t held = m->pkt_len;
+
 		c = tp_parse_to_ether(m, lt, &ctx->port_mac[m->port],
 				      &ctx->port_mac[ctx->dst_port[m->port]]);
 		if (c != TP_PKT_FLOW)
 			return c;
+		/* The wire length of the Ethernet frame it now is. */
+		*wire = *wire - held + m->pkt_len;
 	}
-	return tp_parse(m, out);
+	return tp_parse(m, *wire, out);
+}
+
+/*
+ * Take the wire-length trailer off the end of a packet of a capture copy
+ * (tp_capture.h): its last TP_CAPTURE_TRAILER_LEN bytes, which may span
+ * the last two segments of a chain. Returns the wire length, or pkt_len
+ * for a packet too short to hold one or whose chain does not add up
+ * (left whole: the parser drops it as a bad chain).
+ */
+static uint32_t
+tp_rx_trailer_take(struct rte_mbuf *m)
+{
+	const uint32_t t = TP_CAPTURE_TRAILER_LEN;
+	uint8_t buf[TP_CAPTURE_TRAILER_LEN];
+	struct rte_mbuf *s, *last = NULL;
+	const uint8_t *p;
+	uint32_t keep, len = 0;
+	uint16_t n;
+
+	if (m->pkt_len < t || !tp_mbuf_consistent(m))
+		return m->pkt_len;
+	p = rte_pktmbuf_read(m, m->pkt_len - t, t, buf);
+	if (p == NULL)
+		return m->pkt_len;
+	keep = m->pkt_len - t;
+	/* Cut the chain at keep bytes: the segment holding its end keeps
+	 * its part, later ones (the trailer's last bytes) are freed.
+	 */
+	for (s = m, n = 0; s != NULL; last = s, s = s->next, n++) {
+		if (len + s->data_len >= keep)
+			break;
+		len += s->data_len;
+	}
+	if (s == NULL)
+		s = last;
+	s->data_len = (uint16_t)(keep - len);
+	if (s->next != NULL) {
+		rte_pktmbuf_free(s->next);
+		s->next = NULL;
+	}
+	m->nb_segs = (uint16_t)(n + 1);
+	m->pkt_len = keep;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+		(uint32_t)p[3] << 24;
+}
+
+/*
+ * RX callback on the queues of a port that reads a capture copy with
+ * wire-length trailers (tp_ports.c): every packet of the burst gets its
+ * wire length, from its trailer or, on a queue whose packets are whole
+ * (arg: struct tp_wire_cb_arg), its pkt_len. It
+ * runs inside rte_eth_rx_burst(), so every reader of the queue (RX, the
+ * replay and clock stashes) sees packets as they were on the wire.
+ */
+uint16_t
+tp_rx_wire_cb(uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
+	      uint16_t nb, uint16_t max, void *arg)
+{
+	const struct tp_wire_cb_arg *a = arg;
+	uint16_t i;
+
+	RTE_SET_USED(port);
+	RTE_SET_USED(queue);
+	RTE_SET_USED(max);
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint32_t w = a->trailers ? tp_rx_trailer_take(m) : m->pkt_len;
+
+		*RTE_MBUF_DYNFIELD(m, a->wire_offset, uint32_t *) =
+			RTE_MAX(w, m->pkt_len);
+	}
+	return nb;
 }
 
 /* Classify, hash and bulk-lookup a burst. */
@@ -231,10 +307,19 @@ tp_rx_classify(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 	uint16_t i, nf = 0;
 
 	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint32_t *wire = tp_wire_len(ctx, m);
+
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		lc->stats.rx_bytes += pkts[i]->pkt_len;
-		b->cls[i] = tp_rx_parse(ctx, pkts[i], &b->parsed[i]);
+		if (!ctx->port_wire_cb[m->port])
+			*wire = m->pkt_len;
+		else if (unlikely(*wire != m->pkt_len)) {
+			lc->stats.rx_truncated++;
+			lc->stats.rx_oversize += *wire > TP_CAPTURE_MAX_CAPLEN;
+		}
+		lc->stats.rx_bytes += *wire;
+		b->cls[i] = tp_rx_parse(ctx, m, wire, &b->parsed[i]);
 		if (b->cls[i] != TP_PKT_FLOW)
 			continue;
 		if (b->parsed[i].key.ipver == 4)
@@ -278,7 +363,7 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 	} else {
 		if (unlikely(f->traced))
 			tp_trace_packet(ctx, f, tp_flow_dir(f, pp->lo_is_src),
-					pp->tcp_flags, rte_pktmbuf_pkt_len(m),
+					pp->tcp_flags, *tp_wire_len(ctx, m),
 					now);
 		/* every-packet refresh, except for the packet that created
 		 * the flow
@@ -387,7 +472,8 @@ tp_rx_stop(struct tp_ctx *ctx, struct tp_lcore *lc)
 		while (q->stash_head < q->stash_nb) {
 			m = q->stash[q->stash_head++];
 			lc->stats.rx_pkts++;
-			lc->stats.rx_bytes += m->pkt_len;
+			lc->stats.rx_bytes += ctx->port_wire_cb[m->port] ?
+				*tp_wire_len(ctx, m) : m->pkt_len;
 			lc->stats.drops[TP_DROP_SHUTDOWN]++;
 			rte_pktmbuf_free(m);
 		}

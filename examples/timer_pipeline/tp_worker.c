@@ -163,7 +163,8 @@ tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 		lc->stats.ev_deq_pkt++;
 		if (meta->pos != TP_POS_NONE)
 			tp_worker_count(ctx, lc, &ctx->ft.entries[meta->pos],
-					meta, m->pkt_len, now, excl);
+					meta, *tp_wire_len(ctx, m), now,
+					excl);
 		tp_worker_fwd(ctx, lc, m);
 	}
 	tp_worker_flush_tx(ctx, lc);

@@ -17,11 +17,13 @@
  * must be empty again.
  *
  * Promises checked: both checks give the same answer; an accepted capture
- * has a supported link type, consistent oversize counts, is found by
- * tp_capture_find() under its path and its feed; a filtered copy is a
- * pcap of the same link type holding exactly the records up to 65535
- * bytes; for a pcap 2.4 file, the records counted are exactly the whole
- * records in the file (walked here, independently of libpcap).
+ * has a supported link type, consistent oversize and cut counts, is found
+ * by tp_capture_find() under its path and its feed; a copy is made
+ * exactly when a record is cut or oversize, and is a pcap of the same
+ * link type holding every record, in order: its bytes (an oversize one's
+ * first TP_CAPTURE_OVERSIZE_KEEP), then its wire length in the trailer;
+ * for a pcap 2.4 file, the records counted are exactly the whole records
+ * in the file (walked here, independently of libpcap).
  */
 
 #define _GNU_SOURCE
@@ -123,31 +125,44 @@ tp_fuzz_pcap_records(const uint8_t *f, size_t size)
 	return n;
 }
 
-/* The filtered copy: same link type, the records up to 65535 bytes. */
+/* The copy, record by record against the file as libpcap reads it. */
 static void
 tp_fuzz_check_feed(const struct tp_capture *cap)
 {
 	char err[PCAP_ERRBUF_SIZE];
-	struct pcap_pkthdr *h;
-	const u_char *d;
+	struct pcap_pkthdr *h, *o;
+	const u_char *d, *od;
 	uint64_t n = 0;
-	pcap_t *p;
+	pcap_t *p, *orig;
+	uint32_t keep, wire;
 	int ret;
 
 	p = pcap_open_offline(cap->feed, err);
-	if (p == NULL || pcap_datalink(p) != cap->linktype)
-		TP_FUZZ_FAIL("the filtered copy cannot be read or has another "
-			     "link type");
+	orig = pcap_open_offline(cap->path, err);
+	if (p == NULL || orig == NULL || pcap_datalink(p) != cap->linktype)
+		TP_FUZZ_FAIL("the copy cannot be read or has another link "
+			     "type");
 	while ((ret = pcap_next_ex(p, &h, &d)) == 1) {
-		if (h->caplen > TP_CAPTURE_MAX_CAPLEN)
-			TP_FUZZ_FAIL("the filtered copy holds a record of %u "
-				     "bytes", h->caplen);
+		if (pcap_next_ex(orig, &o, &od) != 1)
+			TP_FUZZ_FAIL("the copy holds more records than the "
+				     "file (%" PRIu64 ")", n);
+		keep = o->caplen <= TP_CAPTURE_MAX_CAPLEN ? o->caplen :
+			TP_CAPTURE_OVERSIZE_KEEP;
+		wire = RTE_MAX(o->len, o->caplen);
+		if (h->caplen != keep + TP_CAPTURE_TRAILER_LEN ||
+		    memcmp(d, od, keep) != 0 ||
+		    (d[keep] | d[keep + 1] << 8 | d[keep + 2] << 16 |
+		     (uint32_t)d[keep + 3] << 24) != wire)
+			TP_FUZZ_FAIL("record %" PRIu64 " of the copy: %u bytes"
+				     " for %u of %u on the wire", n + 1,
+				     h->caplen, o->caplen, wire);
 		n++;
 	}
 	pcap_close(p);
-	if (ret != PCAP_ERROR_BREAK || n != cap->records - cap->oversize)
-		TP_FUZZ_FAIL("the filtered copy holds %" PRIu64 " records, "
-			     "want %" PRIu64, n, cap->records - cap->oversize);
+	pcap_close(orig);
+	if (ret != PCAP_ERROR_BREAK || n != cap->records)
+		TP_FUZZ_FAIL("the copy holds %" PRIu64 " records, want %"
+			     PRIu64, n, cap->records);
 }
 
 static void
@@ -158,7 +173,9 @@ tp_fuzz_check_cap(const struct tp_capture *cap, bool infinite,
 
 	if (!tp_capture_linktype_supported(cap->linktype) ||
 	    cap->oversize > cap->records ||
-	    cap->oversize_bytes < cap->oversize * (TP_CAPTURE_MAX_CAPLEN + 1) ||
+	    cap->cut_records > cap->records ||
+	    (cap->cut_records > 0) != (cap->first_cut > 0) ||
+	    cap->first_cut > cap->records ||
 	    (cap->oversize > 0) != (cap->first_oversize > 0) ||
 	    cap->first_oversize > cap->records ||
 	    (cap->oversize > 0 &&
@@ -169,14 +186,16 @@ tp_fuzz_check_cap(const struct tp_capture *cap, bool infinite,
 		TP_FUZZ_FAIL("inconsistent entry: link type %d, %" PRIu64
 			     " records, %" PRIu64 " oversize", cap->linktype,
 			     cap->records, cap->oversize);
-	/* A copy exactly when oversize records must be left out. */
-	if (cap->filtered != (cap->oversize > 0 && !infinite) ||
+	/* A copy exactly when a record is cut or oversize. */
+	RTE_SET_USED(infinite);
+	if (cap->filtered != (cap->oversize > 0 || cap->cut_records > 0) ||
 	    (cap->filtered ? strncmp(cap->feed, tp_fuzz_tmp,
 				     strlen(tp_fuzz_tmp)) != 0 :
 	     strcmp(cap->feed, cap->path) != 0))
 		TP_FUZZ_FAIL("feed '%s' (filtered %d) for %" PRIu64
-			     " oversize records", cap->feed, cap->filtered,
-			     cap->oversize);
+			     " oversize and %" PRIu64 " cut records",
+			     cap->feed, cap->filtered, cap->oversize,
+			     cap->cut_records);
 	if (cap->filtered)
 		tp_fuzz_check_feed(cap);
 	whole = tp_fuzz_pcap_records(file, size);
@@ -211,6 +230,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((cap[0] == NULL) != (cap[1] == NULL) ||
 	    (cap[0] != NULL && (cap[0]->records != cap[1]->records ||
 				cap[0]->oversize != cap[1]->oversize ||
+				cap[0]->cut_records != cap[1]->cut_records ||
 				cap[0]->linktype != cap[1]->linktype ||
 				cap[0]->max_gap_ns != cap[1]->max_gap_ns)))
 		TP_FUZZ_FAIL("the same file checked twice differs");

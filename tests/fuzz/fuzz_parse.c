@@ -58,7 +58,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tp_parsed out, again;
-	enum tp_pkt_class c;
+	enum tp_pkt_class c, c2;
 	struct rte_mbuf m;
 	uint8_t *buf;
 	int lt;
@@ -85,7 +85,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(buf);
 		return 0;
 	}
-	c = tp_parse(&m, &out);
+	c = tp_parse(&m, m.pkt_len, &out);
 	if (c == TP_PKT_FLOW) {
 		if (out.key.ipver != 4 && out.key.ipver != 6)
 			abort();
@@ -95,8 +95,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	/* Same frame, same answer and same key, byte for byte. */
-	if (tp_parse(&m, &again) != c ||
+	if (tp_parse(&m, m.pkt_len, &again) != c ||
 	    (c == TP_PKT_FLOW && memcmp(&out.key, &again.key,
+					sizeof(out.key)) != 0))
+		abort();
+	/*
+	 * The same bytes as a capture's cut record, of a longer wire length
+	 * (snapshot length; oversize): read within the bytes held, and a
+	 * flow of the whole frame stays that flow, key for key.
+	 */
+	c2 = tp_parse(&m, m.pkt_len + 1 + (size & 0xff), &again);
+	if (c == TP_PKT_FLOW && (c2 != TP_PKT_FLOW ||
+				 memcmp(&out.key, &again.key,
+					sizeof(out.key)) != 0))
+		abort();
+	c2 = tp_parse(&m, m.pkt_len + 70000, &again);
+	if (c == TP_PKT_FLOW && (c2 != TP_PKT_FLOW ||
+				 memcmp(&out.key, &again.key,
 					sizeof(out.key)) != 0))
 		abort();
 	free(buf);

@@ -18,6 +18,16 @@
       capture read through two RX queues).
   check_records.py reasons FLOWLOG
       Print a count of records by end reason.
+  check_records.py cut FULL_FLOWLOG CUT_FLOWLOG N
+      The records of a capture cut to N bytes per packet (tcpdump -s N)
+      equal those of the whole capture, less what the cut removed, each
+      listed: no ports where the L4 header is cut inside them, no TCP flags
+      (and so idle_timeout for end_of_flow) where it is cut before them.
+      For captures without IPv6 extension headers (the record does not
+      say a flow had them).
+  check_records.py uniform FLOWLOG
+      Records of pcap_tool.py uniform: flow i (sport 10000+i) counts
+      200+7i bytes per packet, whatever packets it lost.
 Exit status 0 when the check holds; the reason is printed otherwise.
 """
 
@@ -97,6 +107,72 @@ def cmd_doubled(argv):
     return 0 if ok else 1
 
 
+# Bytes of the L4 header a record's fields need: ports, TCP flags.
+PORTS_END, FLAGS_END = 4, 14
+
+
+def cut_view(rec, n):
+    """The record of the same flow in a capture cut to n bytes, and what
+    the cut removed."""
+    r = dict(rec)
+    off = 14 + 4 * (rec["vlan"] != 0) + 4 * (rec["vlan_inner"] != 0) + \
+        (20 if rec["ip_version"] == 4 else 40)
+    removed = []
+    if rec["proto"] in (6, 17) and off + PORTS_END > n:
+        r["sport"] = r["dport"] = 0
+        removed.append("ports")
+    if rec["proto"] == 6 and off + FLAGS_END > n:
+        r["tcp_flags_fwd"] = r["tcp_flags_rev"] = 0
+        removed.append("tcp_flags")
+        if r["end_reason"] == "end_of_flow":
+            r["end_reason"] = "idle_timeout"
+            removed.append("end_of_flow")
+    return r, removed
+
+
+def cmd_cut(argv):
+    full, cut, n = tplib.read_jsonl(argv[0]), tplib.read_jsonl(argv[1]), \
+        int(argv[2])
+    want = {}
+    removed = collections.Counter()
+    for rec in full:
+        r, rm = cut_view(rec, n)
+        removed.update(rm)
+        k = canon(r, KEY)
+        if k in want:   # flows that only the cut fields told apart
+            for f in ("packets_fwd", "bytes_fwd", "packets_rev",
+                      "bytes_rev"):
+                want[k][f] += r[f]
+            removed["merged"] += 1
+        else:
+            want[k] = r
+    ok = compare(cut, list(want.values()), KEY + VALUES,
+                 "with -s %d" % n, "whole, less the cut fields")
+    print("-s %d: %d records, %d of the whole capture; removed by the cut: "
+          "ports %d, tcp_flags %d (end_of_flow -> idle_timeout %d), "
+          "merged flows %d" % (n, len(cut), len(full), removed["ports"],
+                               removed["tcp_flags"], removed["end_of_flow"],
+                               removed["merged"]))
+    return 0 if ok else 1
+
+
+def cmd_uniform(argv):
+    recs = tplib.read_jsonl(argv[0])
+    bad = [r for r in recs if r["proto"] != 17 or r["packets_rev"] != 0 or
+           r["bytes_fwd"] != r["packets_fwd"] *
+           (200 + 7 * (r["sport"] - 10000))]
+    for r in bad[:5]:
+        print("  wrong: sport %d, %d packets, %d bytes" %
+              (r["sport"], r["packets_fwd"], r["bytes_fwd"]))
+    if bad or not recs:
+        print("%d of %d records do not count their packets' wire length" %
+              (len(bad), len(recs)))
+        return 1
+    print("%d records, %d packets, each at its wire length" %
+          (len(recs), sum(r["packets_fwd"] for r in recs)))
+    return 0
+
+
 def read_frames(path):
     """The frames of a pcap file, in order."""
     try:
@@ -152,7 +228,8 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     cmds = {"records": cmd_records, "same": cmd_same, "doubled": cmd_doubled,
-            "pcap-equal": cmd_pcap_equal, "reasons": cmd_reasons}
+            "pcap-equal": cmd_pcap_equal, "reasons": cmd_reasons,
+            "cut": cmd_cut, "uniform": cmd_uniform}
     if sys.argv[1] not in cmds:
         sys.exit(__doc__)
     return cmds[sys.argv[1]](sys.argv[2:])

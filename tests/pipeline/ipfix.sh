@@ -47,32 +47,6 @@ then
 	exit 1
 fi
 
-# A free port on 127.0.0.1 for udp or tcp.
-free_port() {
-	$PY3 -c "import socket, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM if sys.argv[1] == 'udp'
-                  else socket.SOCK_STREAM)
-s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])" "$1"
-}
-
-# nfcapd_start DIR PORT: collector in the background; NFCAPD = its pid.
-nfcapd_start() {
-	mkdir -p "$1"
-	nfcapd -w "$1" -p "$2" -b 127.0.0.1 -t 3600 -B 4000000 \
-		>"$1.log" 2>&1 &
-	NFCAPD=$!
-	TP_PIDS+=("$NFCAPD")
-	sleep 0.3
-}
-
-# nfcapd_stop DIR RAW: SIGTERM closes the file; dump it as raw text.
-nfcapd_stop() {
-	sleep 0.3	# the last datagrams
-	kill -TERM "$NFCAPD" 2>/dev/null
-	wait "$NFCAPD" 2>/dev/null
-	nfdump -r "$(ls "$1"/nfcapd.2* | head -1)" -o raw >"$2" 2>&1
-}
-
 # ipfix_summary LOG NAME: counter ipfix_NAME of the run's --summary-json.
 ipfix_summary() {
 	tp_num "$1" "ipfix_$2"

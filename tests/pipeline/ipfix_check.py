@@ -31,6 +31,8 @@
       elements); prints the per-direction totals.
   ipfix_check.py count RAW.txt
       Print the number of flow records in nfdump raw output.
+  ipfix_check.py totals RAW.txt
+      Print its records, packets and octets (both directions).
   ipfix_check.py softflowd RAW_TP.txt RAW_SF.txt
       Compare two nfdump raw dumps by 5-tuple (the pipeline's and
       softflowd's records of one capture); print each kind of difference
@@ -277,6 +279,14 @@ def cmd_count(argv):
     return 0
 
 
+def cmd_totals(argv):
+    """Records, packets and octets of an nfdump raw dump."""
+    vals = [raw_key_vals(r)[1] for r in parse_raw(argv[0])]
+    print(len(vals), sum(v[0] + v[2] for v in vals),
+          sum(v[1] + v[3] for v in vals))
+    return 0
+
+
 def canon_biflow(k, v):
     """Order a biflow's ends by (address, port): softflowd puts the lower
     end first, the pipeline the initiator; swap the directions to match."""
@@ -340,6 +350,7 @@ def cmd_softflowd(argv):
 def main():
     cmds = {"nfdump": cmd_nfdump, "nfdump-uni": cmd_nfdump_uni,
             "pmacct": cmd_pmacct, "ipfix": cmd_ipfix, "count": cmd_count,
+            "totals": cmd_totals,
             "softflowd": cmd_softflowd}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         sys.exit(__doc__)

@@ -335,3 +335,31 @@ tp_clean_exit() {
 	[ ! -e "$(tp_sum_path "$log")" ] ||
 		[ "$(tp_num "$log" check.passed)" = true ]
 }
+
+# --- Collectors (nfdump's nfcapd) -------------------------------------------
+
+# A free port on 127.0.0.1 for udp or tcp.
+free_port() {
+	/usr/bin/python3 -c "import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM if sys.argv[1] == 'udp'
+                  else socket.SOCK_STREAM)
+s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])" "$1"
+}
+
+# nfcapd_start DIR PORT: collector in the background; NFCAPD = its pid.
+nfcapd_start() {
+	mkdir -p "$1"
+	nfcapd -w "$1" -p "$2" -b 127.0.0.1 -t 3600 -B 4000000 \
+		>"$1.log" 2>&1 &
+	NFCAPD=$!
+	TP_PIDS+=("$NFCAPD")
+	sleep 0.3
+}
+
+# nfcapd_stop DIR RAW: SIGTERM closes the file; dump it as raw text.
+nfcapd_stop() {
+	sleep 0.3	# the last datagrams
+	kill -TERM "$NFCAPD" 2>/dev/null
+	wait "$NFCAPD" 2>/dev/null
+	nfdump -r "$(ls "$1"/nfcapd.2* | head -1)" -o raw >"$2" 2>&1
+}

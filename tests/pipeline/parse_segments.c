@@ -127,7 +127,14 @@ parse(struct rte_mbuf *m, struct tp_parsed *p)
 		if (c != TP_PKT_FLOW)
 			return c;
 	}
-	return tp_parse(m, p);
+	return tp_parse(m, m->pkt_len, p);
+}
+
+/* A frame held whole: its wire length is its pkt_len. */
+static enum tp_pkt_class
+parse_whole(const struct rte_mbuf *m, struct tp_parsed *p)
+{
+	return tp_parse(m, m->pkt_len, p);
 }
 
 static int
@@ -188,24 +195,24 @@ bad_chain_checks(void)
 	char what[64];
 
 	n = chain(flow_frame, flow_len, sizes, 3);	/* 3 segments */
-	check("good_chain_is_flow", tp_parse(&segs[0], &p) == TP_PKT_FLOW,
+	check("good_chain_is_flow", parse_whole(&segs[0], &p) == TP_PKT_FLOW,
 	      "a consistent 3-segment chain is not a flow");
 	segs[0].pkt_len = flow_len + 1;
-	check("pkt_len_above_chain", tp_parse(&segs[0], &p) ==
+	check("pkt_len_above_chain", parse_whole(&segs[0], &p) ==
 	      TP_PKT_BAD_CHAIN, "pkt_len beyond the chain accepted");
 	segs[0].pkt_len = flow_len - 1;
-	check("pkt_len_below_chain", tp_parse(&segs[0], &p) ==
+	check("pkt_len_below_chain", parse_whole(&segs[0], &p) ==
 	      TP_PKT_BAD_CHAIN, "pkt_len short of the chain accepted");
 	segs[0].pkt_len = flow_len;
 	segs[0].nb_segs = 4;
-	check("nb_segs_above_chain", tp_parse(&segs[0], &p) ==
+	check("nb_segs_above_chain", parse_whole(&segs[0], &p) ==
 	      TP_PKT_BAD_CHAIN, "nb_segs beyond the chain accepted");
 	segs[0].nb_segs = 2;
-	check("nb_segs_below_chain", tp_parse(&segs[0], &p) ==
+	check("nb_segs_below_chain", parse_whole(&segs[0], &p) ==
 	      TP_PKT_BAD_CHAIN, "a chain longer than nb_segs accepted");
 	segs[0].nb_segs = 3;
 	segs[2].next = &segs[0];
-	check("looping_chain", tp_parse(&segs[0], &p) == TP_PKT_BAD_CHAIN,
+	check("looping_chain", parse_whole(&segs[0], &p) == TP_PKT_BAD_CHAIN,
 	      "a looping chain accepted");
 	segs[2].next = NULL;
 	unchain(n);
@@ -214,7 +221,7 @@ bad_chain_checks(void)
 	segs[0].data_len = (uint16_t)(flow_len - 1);
 	snprintf(what, sizeof(what), "data_len %u, pkt_len %u accepted",
 		 flow_len - 1, flow_len);
-	check("single_segment_short", tp_parse(&segs[0], &p) ==
+	check("single_segment_short", parse_whole(&segs[0], &p) ==
 	      TP_PKT_BAD_CHAIN, what);
 	unchain(n);
 }

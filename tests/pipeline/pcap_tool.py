@@ -8,6 +8,15 @@
   pcap_tool.py cut IN OUT K header|data    K whole records, then the next
                                            one cut in its record header or
                                            in its packet data
+  pcap_tool.py snap IN OUT N [ABOVE]       every record cut to N bytes,
+                                           wire lengths kept, snapshot
+                                           length N (tcpdump -s N); with
+                                           ABOVE, only records over ABOVE
+                                           bytes (snapshot length kept)
+  pcap_tool.py uniform OUT FLOWS PKTS      FLOWS UDP flows of PKTS packets
+                                           each, flow i (source port
+                                           10000+i) all of 200+7i bytes
+                                           on the wire, interleaved
   pcap_tool.py empty OUT                   global header only
   pcap_tool.py bigendian IN OUT            same capture, big-endian
   pcap_tool.py nanosecond IN OUT           same capture, nanosecond magic
@@ -87,6 +96,27 @@ def pcapng(path, recs, linktype):
         f.write(out)
 
 
+def uniform(flows, pkts):
+    """Records (sec, usec, wire length, data) of flows UDP flows, flow i
+    of pkts packets of 200+7i bytes on the wire, from 10.9.0.1:10000+i to
+    10.9.1.1:9 (discard), round robin 10 us apart; the data is the whole frame."""
+    recs = []
+    t = 1000000
+    for k in range(pkts):
+        for i in range(flows):
+            wire = 200 + 7 * i
+            udp = struct.pack("!HHHH", 10000 + i, 9, wire - 34, 0)
+            ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, wire - 14, k & 0xFFFF,
+                             0, 64, 17, 0, bytes([10, 9, 0, 1]),
+                             bytes([10, 9, 1, 1]))
+            frame = (b"\x02\0\0\0\0\x02" + b"\x02\0\0\0\0\x01" +
+                     b"\x08\x00" + ip + udp)
+            frame += bytes((i + j) & 0xFF for j in range(wire - len(frame)))
+            recs.append((t // 1000000, t % 1000000, wire, frame))
+            t += 10
+    return recs
+
+
 def ext_chain(sizes, last):
     """IPv6 extension headers of the given sizes (multiples of 8): a
     hop-by-hop header, then destination options, then protocol 'last'."""
@@ -161,6 +191,18 @@ def main(argv):
             RECORD.size + len(recs[keep][3]) // 2
         with open(argv[3], "r+b") as f:
             f.truncate(size)
+    elif cmd == "snap":
+        hdr, recs = load(argv[2])
+        n = int(argv[4])
+        above = int(argv[5]) if len(argv) > 5 else None
+        if above is None:
+            hdr = hdr[:5] + (n,) + hdr[6:]
+        dump(argv[3], hdr, [(s_, u, o, d[:n] if above is None or
+                             len(d) > above else d)
+                            for s_, u, o, d in recs])
+    elif cmd == "uniform":
+        dump(argv[2], (0xA1B2C3D4, 2, 4, 0, 0, 65535, 1),
+             uniform(int(argv[3]), int(argv[4])))
     elif cmd == "empty":
         dump(argv[2], (0xA1B2C3D4, 2, 4, 0, 0, 65535, 1), [])
     elif cmd == "bigendian":
