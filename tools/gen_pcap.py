@@ -24,8 +24,10 @@ records (bytes of the Ethernet frame) are those of the Ethernet capture.
 Flows are untagged there; ipv4 and ipv6 hold flows of that version only.
 
 --big-tcp N adds N TCP segments of --big-tcp-size bytes (80000: BIG TCP /
-GSO captures) to TCP flows; no pipeline record counts them (they are
-dropped as oversize), the JSON says how many ("oversize").
+GSO captures) to TCP flows, each right after its flow's first data packet
+and at its time. The pipeline ages them by their headers at their wire
+length, so --expect counts each in its flow's packets and bytes (the
+frame's full length); the JSON also says how many there are ("oversize").
 --mixed-linktype T writes pcapng with two interfaces: flows of odd number
 on a second interface of link type T (sll, raw...).
 
@@ -308,9 +310,11 @@ class Generator:
 
     def big_tcp(self, flows, n, size):
         """n data segments of size bytes in TCP flows, as GSO captures
-        them: IPv4 total length 0, IPv6 payload length 0 (jumbo)."""
+        them: IPv4 total length 0, IPv6 payload length 0 (jumbo). Each
+        is a packet of its flow, right after the flow's first data packet
+        and at its time (after the ones added before it)."""
         tcp = [f for f in flows if f.proto == "tcp"]
-        out = []
+        added = {}
         for i in range(n if tcp else 0):
             f = tcp[i % len(tcp)]
             t, d = f.pkts[3][0], f.pkts[3][1]   # with the first data
@@ -321,8 +325,9 @@ class Generator:
             frame = self.l2(f, d, etype) + bytes(l3)
             frame += bytes((f.fid + j) & 0xFF
                            for j in range(size - len(frame)))
-            out.append((t, f.fid, 3, frame))
-        return out
+            k = added.get(f.fid, 0)
+            f.pkts.insert(4 + k, (t, d, ACK | PSH, frame))
+            added[f.fid] = k + 1
 
     # ---- everything ------------------------------------------------------
     def generate(self):
@@ -330,11 +335,8 @@ class Generator:
         flows = [self.make_flow(i, a.start_us + i * a.flow_interval_us +
                                 r.randint(0, a.flow_interval_us))
                  for i in range(a.flows)]
+        end = max([p[0] for f in flows for p in f.pkts] or [a.start_us])
         events = []                               # (t_us, order, frame)
-        for f in flows:
-            for i, (t, _d, _fl, fr) in enumerate(f.pkts):
-                events.append((t, f.fid, i, fr))
-        end = max([e[0] for e in events] or [a.start_us])
         for i in range(a.malformed):
             t = r.randint(a.start_us, end)
             events.append((t, a.flows + i, 0, self.malformed(i % 10, i)))
@@ -345,7 +347,10 @@ class Generator:
         for i in range(a.garbage):
             t = r.randint(a.start_us, end)
             events.append((t, base + i, 0, self.garbage(i)))
-        events += self.big_tcp(flows, a.big_tcp, a.big_tcp_size)
+        self.big_tcp(flows, a.big_tcp, a.big_tcp_size)
+        for f in flows:
+            for i, (t, _d, _fl, fr) in enumerate(f.pkts):
+                events.append((t, f.fid, i, fr))
         events.sort(key=lambda e: (e[0], e[1], e[2]))
         return flows, events
 
