@@ -31,11 +31,13 @@
 # (scripts/bench_common.sh) and prints a table.
 #
 #   bash scripts/bench_scale.sh [--dpdk VERSION] [--quick] [--reps N]
-#        [--no-memory] [--no-churn] [--prepare]
+#        [--sizes "1k 1m ..."] [--no-memory] [--no-churn] [--prepare]
 #
 #   full:   3 repetitions; memory 1k 1M 4M 10M, churn 5M (~10 min, plus
 #           ~10 min once for the captures)
 #   quick:  1 repetition; memory 1k 100K, churn 500K (~1 min)
+#   --sizes: the memory runs' flow counts (1k, 100k, 1m, 4m, 10m; 1k is
+#   the baseline, always run).
 #   --prepare: only write the captures.
 set -euo pipefail
 
@@ -54,12 +56,20 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) REPS=1; SIZES="1k 100k"; CHURN_SIZE=500k ;;
 	--reps) REPS=$2; shift ;;
+	--sizes) SIZES=$2; shift ;;
 	--no-memory) MEMORY=0 ;;
 	--no-churn) CHURN=0 ;;
 	--prepare) PREPARE=1 ;;
 	*) echo "bench_scale: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
+done
+case " $SIZES " in *" 1k "*) ;; *) SIZES="1k $SIZES" ;; esac
+for s in $SIZES; do
+	case $s in 1k|100k|1m|4m|10m) ;;
+	*) echo "bench_scale: --sizes: 1k 100k 1m 4m 10m, not '$s'" >&2
+	   exit 2 ;;
+	esac
 done
 case $REPS in ''|*[!0-9]*|0) echo "bench_scale: --reps N >= 1" >&2; exit 2 ;; esac
 TP=$BUILD_DIR/examples/timer_pipeline/dpdk-timer_pipeline

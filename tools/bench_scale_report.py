@@ -5,9 +5,11 @@
 
   bench_scale_report.py sample TIMEOUT_PID OUT.json
       Poll the pipeline (the child of timeout TIMEOUT_PID) every 20 ms
-      until it exits: OUT gets the peak of VmRSS + HugetlbPages (kB, one
-      /proc/PID/status read, so the two are of the same instant), the
-      peak of each, and the last VmHWM seen.
+      until it exits: OUT gets the peak of VmHWM + HugetlbPages (kB, from
+      one /proc/PID/status read; VmHWM is the kernel's peak of VmRSS, which
+      samples could miss, and DPDK never gives 2-MB pages back during a
+      run, so their peak is their last value), the peak of each, and the
+      last VmHWM seen.
   bench_scale_report.py report LOGS OUT.json
       Read LOGS/mem_<size>.<rep>.{log,json,mem.json} and
       LOGS/churn_<capture>_<sink>.<rep>.{log,json}; write OUT.json (with
@@ -68,6 +70,8 @@ def cmd_sample(argv):
         except OSError:
             break
         rss, huge = s.get("VmRSS", 0), s.get("HugetlbPages", 0)
+        # VmHWM: the true peak of RSS, which 20-ms samples can miss.
+        rss = max(rss, s.get("VmHWM", 0))
         res["peak_rss_huge_kb"] = max(res["peak_rss_huge_kb"], rss + huge)
         res["peak_rss_kb"] = max(res["peak_rss_kb"], rss)
         res["peak_huge_kb"] = max(res["peak_huge_kb"], huge)
