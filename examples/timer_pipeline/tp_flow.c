@@ -29,6 +29,10 @@
 /* Live flows sampled when choosing an eviction victim. */
 #define TP_EVICT_SAMPLE 32
 
+/* Least room for slots of ended flows (see tp_flow_room()). */
+#define TP_ROOM_MIN 1024u
+#define TP_ROOM_IN_FLIGHT 65536u
+
 #define TP_TRACE(ctx, f, kind, arg, reason) do {			\
 	if (unlikely((f)->traced))					\
 		tp_trace_push(ctx, f, kind, arg, reason);		\
@@ -66,6 +70,27 @@ tp_flow_free_cb(void *p, void *e, unsigned int n)
 	}
 }
 
+/*
+ * Slots beyond --flows: an ended flow (no longer counted in nb_live) holds
+ * its slot until its last reference is gone and an RCU grace period has
+ * passed. References are held by packets and timer events in flight, so
+ * the slots waiting are bounded by the mbufs and events, not by --flows:
+ * the room is a quarter of --flows (as it always was) only up to twice
+ * the events and mbufs (at least TP_ROOM_IN_FLIGHT, which covers the
+ * default 8192-mbuf pool many times over). Were it ever short, a new flow
+ * finds ENOSPC, reclaims and retries, and is then a counted table_full
+ * drop, never a lost record.
+ */
+static uint32_t
+tp_flow_room(const struct tp_config *cfg)
+{
+	uint64_t in_flight = 2 * ((uint64_t)cfg->nb_events + cfg->nb_mbufs);
+
+	in_flight = RTE_MAX(in_flight, (uint64_t)TP_ROOM_IN_FLIGHT);
+	return RTE_MAX((uint32_t)RTE_MIN((uint64_t)cfg->nb_flows / 4,
+					 in_flight), TP_ROOM_MIN);
+}
+
 /* Flow table setup. 8< */
 int
 tp_flow_table_create(struct tp_ctx *ctx)
@@ -75,7 +100,7 @@ tp_flow_table_create(struct tp_ctx *ctx)
 	struct rte_hash_parameters hp = {
 		.name = "tp_flows",
 		/* Room for flows that ended but wait for a grace period. */
-		.entries = cap + RTE_MAX(cap / 4, 1024u),
+		.entries = cap + tp_flow_room(ctx->cfg),
 		.key_len = sizeof(struct tp_flow_key),
 		.hash_func = rte_hash_crc,
 		.hash_func_init_val = 0,

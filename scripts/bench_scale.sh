@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+#
+# Large tables and churn (issue 20, parts 3 and 4), repetitions
+# interleaved (A B C ... A B C ...):
+#
+#   memory   captures of 1,000, 1M, 4M and 10M one-packet UDP flows
+#            (bench_pipeline.sh's aging captures), each read once with
+#            --flows equal to its flow count, 2-s idle timeout,
+#            --stop-when-done, direct adapter: every flow aged exactly
+#            once (records == flows, the exactly-once check), and memory
+#            per flow = (peak VmRSS + HugetlbPages of the run - the same
+#            for the 1,000-flow run) / flows, sampled every 20 ms from
+#            /proc/PID/status (tools/bench_scale_report.py sample);
+#   churn    every packet a new flow: a SYN scan (--syn-scan none) and a
+#            UDP flood (--udp-flood) of 5M flows each (tools/gen_pcap.py),
+#            10-ms timeouts, 1-ms tick, read once: records to a --flow-log
+#            on tmpfs (/dev/shm), and separately IPFIX to a local UDP
+#            socket that nobody reads (export cost without a collector on
+#            the 2 CPUs); new flows/s (median per-second rate of the -T 1
+#            screens) and the lateness p99 bucket, exactly once.
+#
+# Captures are written first (once, cached in $BENCH_CAPTURES, default
+# BUILD_DIR/bench-captures; 10M flows take ~5 min and ~150 MB), before any
+# memory is reserved. Memory: --no-huge (DPDK's memory then shows in VmRSS
+# and HugetlbPages stays 0; the figure adds both, so it also holds with
+# BENCH_HUGE=1, which runs --in-memory on 2-MB pages).
+#
+# Writes $OUT/scale.json (default bench/) with the run's identity
+# (scripts/bench_common.sh) and prints a table.
+#
+#   bash scripts/bench_scale.sh [--dpdk VERSION] [--quick] [--reps N]
+#        [--sizes "1k 1m ..."] [--no-memory] [--no-churn] [--prepare]
+#
+#   full:   3 repetitions; memory 1k 1M 4M 10M, churn 5M (~10 min, plus
+#           ~10 min once for the captures)
+#   quick:  1 repetition; memory 1k 100K, churn 500K (~1 min)
+#   --sizes: the memory runs' flow counts (1k, 100k, 1m, 4m, 10m; 1k is
+#   the baseline, always run).
+#   --prepare: only write the captures.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+. scripts/bench_common.sh
+bench_dpdk_select "$@"
+set -- ${BENCH_ARGS[@]+"${BENCH_ARGS[@]}"}
+CAPS=${BENCH_CAPTURES:-$BUILD_DIR/bench-captures}
+REPS=3
+MEMORY=1
+CHURN=1
+PREPARE=0
+SIZES="1k 1m 4m 10m"
+CHURN_SIZE=5m
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) REPS=1; SIZES="1k 100k"; CHURN_SIZE=500k ;;
+	--reps) REPS=$2; shift ;;
+	--sizes) SIZES=$2; shift ;;
+	--no-memory) MEMORY=0 ;;
+	--no-churn) CHURN=0 ;;
+	--prepare) PREPARE=1 ;;
+	*) echo "bench_scale: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+	shift
+done
+case " $SIZES " in *" 1k "*) ;; *) SIZES="1k $SIZES" ;; esac
+for s in $SIZES; do
+	case $s in 1k|100k|1m|4m|10m) ;;
+	*) echo "bench_scale: --sizes: 1k 100k 1m 4m 10m, not '$s'" >&2
+	   exit 2 ;;
+	esac
+done
+case $REPS in ''|*[!0-9]*|0) echo "bench_scale: --reps N >= 1" >&2; exit 2 ;; esac
+TP=$BUILD_DIR/examples/timer_pipeline/dpdk-timer_pipeline
+[ "$PREPARE" = 1 ] || [ -x "$TP" ] ||
+	{ echo "bench_scale: build $TP first" >&2; exit 1; }
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+REPORT=tools/bench_scale_report.py
+mkdir -p "$OUT" "$CAPS"
+LOGS=$OUT/scale_logs
+rm -rf "$LOGS"
+mkdir -p "$LOGS"
+
+flows_of() { # flows_of 1k|100k|500k|1m|4m|5m|10m
+	case $1 in
+	*k) echo $((${1%k} * 1000)) ;;
+	*m) echo $((${1%m} * 1000000)) ;;
+	esac
+}
+
+# capture FILE GEN-OPTIONS...: written once (FILE.tmp, then renamed).
+capture() {
+	local f=$1
+	shift
+	[ -f "$f" ] && return 0
+	echo "== writing $f (once)"
+	"$PY" tools/gen_pcap.py -o "$f.tmp" "$@" >/dev/null
+	mv "$f.tmp" "$f"
+}
+# The aging captures of bench_pipeline.sh / bench_ipfix.sh (same seeds).
+udp_capture() { # udp_capture SIZE
+	local n
+	n=$(flows_of "$1")
+	capture "$CAPS/udp$1.pcap" --seed $((n / 1000)) --flows "$n" \
+		--mix udp=1 --pkts 1 --vlan-pct 0 --ipv6-pct 0 \
+		--idle-gap-pct 0 --size 64
+}
+CHURN_CAPS=""
+if [ "$MEMORY" = 1 ]; then
+	for s in $SIZES; do udp_capture "$s"; done
+fi
+if [ "$CHURN" = 1 ]; then
+	n=$(flows_of $CHURN_SIZE)
+	capture "$CAPS/synscan$CHURN_SIZE.pcap" --syn-scan none --flows "$n" \
+		--flow-interval-ms 0.001
+	capture "$CAPS/udpflood$CHURN_SIZE.pcap" --udp-flood --flows "$n" \
+		--size 64 --flow-interval-ms 0.001
+	CHURN_CAPS="synscan udpflood"
+fi
+[ "$PREPARE" = 1 ] && { echo "bench_scale: captures ready in $CAPS"; exit 0; }
+
+# Memory for DPDK: enough for the largest run (~1 KB per flow today).
+max_flows=1000
+for s in $SIZES; do
+	n=$(flows_of "$s")
+	[ "$n" -gt "$max_flows" ] && max_flows=$n
+done
+MEM_MB=$((1024 + max_flows / 1000))
+if [ "${BENCH_HUGE:-0}" = 1 ]; then
+	MEM="--in-memory"
+else
+	MEM="--no-huge -m $MEM_MB"
+fi
+EAL_COMMON="-l 0-1 -S 1 --no-pci $MEM --vdev=event_sw0 --log-level=lib.eal:warning"
+
+# run_tp LOG CAPTURE SECONDS [APP-OPTIONS...]: one run, sampled.
+run_tp() {
+	local log=$1 cap=$2 secs=$3 tpid spid
+	shift 3
+	# shellcheck disable=SC2086
+	timeout -k 30 -s INT "$secs" "$TP" $EAL_COMMON \
+		--file-prefix "bench_scale_$$" \
+		--vdev="net_pcap0,rx_pcap=$cap" -- --fwd-mode drop \
+		--summary-json "$log.json" "$@" >"$log.log" 2>&1 &
+	tpid=$!
+	"$PY" "$REPORT" sample "$tpid" "$log.mem.json" &
+	spid=$!
+	wait "$tpid" || true
+	wait "$spid" || true
+}
+
+SINKPID=""
+cleanup() {
+	[ -n "$SINKPID" ] && kill "$SINKPID" 2>/dev/null
+	rm -f /dev/shm/bench_scale_$$.flows
+}
+trap cleanup EXIT
+
+t_start=$(date +%s)
+LOAD0=$(cat /proc/loadavg)
+for r in $(seq 1 "$REPS"); do
+	if [ "$MEMORY" = 1 ]; then
+		for s in $SIZES; do
+			n=$(flows_of "$s")
+			echo "== rep $r/$REPS: memory, $s flows"
+			run_tp "$LOGS/mem_$s.$r" "$CAPS/udp$s.pcap" 600 \
+				--flows "$n" --timer-adapter direct \
+				--tmo-udp 2s -T 0 --stop-when-done \
+				--flow-log /dev/null
+		done
+	fi
+	for c in $CHURN_CAPS; do
+		for sink in flowlog ipfix; do
+			echo "== rep $r/$REPS: churn, $c, $sink"
+			out=(--flow-log /dev/shm/bench_scale_$$.flows)
+			if [ $sink = ipfix ]; then
+				"$PY" tools/bench_ipfix_report.py sink \
+					>"$LOGS/sink.port" &
+				SINKPID=$!
+				for _ in $(seq 50); do
+					[ -s "$LOGS/sink.port" ] && break
+					sleep 0.1
+				done
+				out=(--ipfix "127.0.0.1:$(cat "$LOGS/sink.port")")
+			fi
+			run_tp "$LOGS/churn_${c}_$sink.$r" \
+				"$CAPS/$c$CHURN_SIZE.pcap" 300 \
+				--flows 262144 --timer-adapter direct \
+				--tmo-udp 10ms --tmo-tcp-syn 10ms \
+				--timer-tick 1ms -T 1 --stop-when-done "${out[@]}"
+			if [ -n "$SINKPID" ]; then
+				kill "$SINKPID" 2>/dev/null || true
+				wait "$SINKPID" 2>/dev/null || true
+				SINKPID=""
+			fi
+			rm -f /dev/shm/bench_scale_$$.flows "$LOGS/sink.port"
+		done
+	done
+done
+
+BENCH_NOTES="$(nproc) CPUs shared with other work (load average at the \
+start: $LOAD0; at the end: $(cat /proc/loadavg)): figures are noisy. \
+EAL: $MEM. Wall time $(($(date +%s) - t_start)) s, $REPS repetition(s)." \
+	"$PY" "$REPORT" report "$LOGS" "$OUT/scale.json"
+bench_stamp "$OUT/scale.json"
+echo "bench_scale: wrote $OUT/scale.json"

@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+"""scripts/bench_scale.sh's measurement and analysis (stdlib only).
+
+  bench_scale_report.py sample TIMEOUT_PID OUT.json
+      Poll the pipeline (the child of timeout TIMEOUT_PID) every 20 ms
+      until it exits: OUT gets the peak of VmHWM + HugetlbPages (kB, from
+      one /proc/PID/status read; VmHWM is the kernel's peak of VmRSS, which
+      samples could miss, and DPDK never gives 2-MB pages back during a
+      run, so their peak is their last value), the peak of each, and the
+      last VmHWM seen.
+  bench_scale_report.py report LOGS OUT.json
+      Read LOGS/mem_<size>.<rep>.{log,json,mem.json} and
+      LOGS/churn_<capture>_<sink>.<rep>.{log,json}; write OUT.json (with
+      the figures, medians, min and max over the repetitions, and the
+      targets met or missed) and print a table.
+
+Memory per flow at N flows = (peak(VmRSS + HugetlbPages) of the run -
+the same for the run with 1,000 flows) / N, per repetition, then the
+median. New flows/s: the median per-second rate of flows created over
+the -T 1 screens, warm-up dropped (bench_pipeline_report.steady), and the
+whole run's flows / (stop request - first screen) as a second figure.
+"""
+
+import json
+import os
+import re
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bench_pipeline_report as bpr  # noqa: E402
+import soak_sample  # noqa: E402
+import tplib  # noqa: E402
+
+SIZES = {"1k": 1000, "100k": 100000, "1m": 1000000, "4m": 4000000,
+         "10m": 10000000}
+TARGET_B_PER_FLOW = 256          # at 10M flows
+TARGET_CHURN_PER_S = 1.5e6
+TARGET_P99_US = 4096             # lateness p99 bucket at a 1-ms tick
+
+
+def status_kb(pid):
+    """{field: kB} of /proc/PID/status's Vm* and HugetlbPages lines."""
+    out = {}
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(("Vm", "HugetlbPages")):
+                k, v = line.split(":", 1)
+                out[k] = int(v.split()[0])
+    return out
+
+
+def cmd_sample(argv):
+    tpid, out = int(argv[0]), argv[1]
+    pid = None
+    deadline = time.time() + 60
+    while pid is None and time.time() < deadline and \
+            soak_sample.alive(tpid):
+        pid = soak_sample.app_pid(tpid)
+        time.sleep(0.005)
+    res = {"pid": pid, "peak_rss_huge_kb": 0, "peak_rss_kb": 0,
+           "peak_huge_kb": 0, "hwm_kb": 0, "samples": 0}
+    while pid is not None:
+        try:
+            s = status_kb(pid)
+        except OSError:
+            break
+        rss, huge = s.get("VmRSS", 0), s.get("HugetlbPages", 0)
+        # VmHWM: the true peak of RSS, which 20-ms samples can miss.
+        rss = max(rss, s.get("VmHWM", 0))
+        res["peak_rss_huge_kb"] = max(res["peak_rss_huge_kb"], rss + huge)
+        res["peak_rss_kb"] = max(res["peak_rss_kb"], rss)
+        res["peak_huge_kb"] = max(res["peak_huge_kb"], huge)
+        res["hwm_kb"] = max(res["hwm_kb"], s.get("VmHWM", 0))
+        res["samples"] += 1
+        time.sleep(0.02)
+    with open(out, "w") as f:
+        json.dump(res, f)
+    return 0
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def reps_of(logs, prefix):
+    """{rep: base path} of LOGS/prefix.<rep>.log."""
+    out = {}
+    for name in os.listdir(logs):
+        m = re.fullmatch(re.escape(prefix) + r"\.(\d+)\.log", name)
+        if m:
+            out[int(m.group(1))] = os.path.join(logs, name[:-4])
+    return dict(sorted(out.items()))
+
+
+def counters(base):
+    doc = load(base + ".json")
+    if doc is None:
+        return None, None
+    return doc, doc.get("counters", {})
+
+
+def passed(doc):
+    """The run's exactly-once check passed (its --summary-json)."""
+    return bool(doc) and bool(doc.get("check", {}).get("passed"))
+
+
+def setup_lines(text):
+    """What the pipeline sized at start-up, from its INFO lines."""
+    out = {}
+    pats = {
+        "flow_slots": r"flow table: \d+ flows, (\d+) slots",
+        "flow_slot_bytes": r"flow table: \d+ flows, \d+ slots of (\d+) bytes",
+        "adapter_timers": r"adapter: tick \d+ ns, (\d+) timers",
+        "mbufs": r"mbuf pool: (\d+) mbufs",
+        "events": r"(\d+) events, RX ports stop",
+    }
+    for k, p in pats.items():
+        m = re.search(p, text)
+        out[k] = int(m.group(1)) if m else None
+    return out
+
+
+def memory(logs):
+    runs = {}
+    for size in SIZES:
+        for rep, base in reps_of(logs, "mem_" + size).items():
+            mem = load(base + ".mem.json") or {}
+            doc, c = counters(base)
+            text = open(base + ".log", errors="replace").read()
+            runs.setdefault(size, {})[rep] = {
+                "peak_rss_huge_kb": mem.get("peak_rss_huge_kb"),
+                "peak_rss_kb": mem.get("peak_rss_kb"),
+                "peak_huge_kb": mem.get("peak_huge_kb"),
+                "samples": mem.get("samples"),
+                "exactly_once": passed(doc),
+                "flows": c.get("flows_created") if c else None,
+                "records": c.get("records_written") if c else None,
+                "lack_of_resources": c.get("ended_lack_of_resources")
+                if c else None,
+                "setup": setup_lines(text),
+                "finished": bpr.parse_aging(text)["finished"],
+                "last_pkt_to_last_record_s":
+                    bpr.parse_aging(text)["last_pkt_to_last_record_s"],
+            }
+    base = runs.get("1k", {})
+    out = {}
+    for size, reps in runs.items():
+        if size == "1k":
+            continue
+        n = SIZES[size]
+        per = []
+        for rep, r in reps.items():
+            b = base.get(rep) or (next(iter(base.values())) if base
+                                  else None)
+            if b and r["peak_rss_huge_kb"] and b["peak_rss_huge_kb"]:
+                per.append((r["peak_rss_huge_kb"] - b["peak_rss_huge_kb"])
+                           * 1024 / n)
+            else:
+                per.append(None)
+        out[size] = {
+            "flows": n,
+            "bytes_per_flow": bpr.summary(per),
+            "peak_rss_huge_MB": bpr.summary(
+                [r["peak_rss_huge_kb"] / 1024 if r["peak_rss_huge_kb"]
+                 else None for r in reps.values()]),
+            "exactly_once_all": all(r["exactly_once"] for r in
+                                    reps.values()),
+            "records_equal_flows_all": all(
+                r["records"] == n and r["flows"] == n
+                for r in reps.values()),
+            "last_pkt_to_last_record_s": bpr.summary(
+                [r["last_pkt_to_last_record_s"] for r in reps.values()]),
+            "setup": next(iter(reps.values()))["setup"],
+            "runs": reps,
+        }
+    if base:
+        out["1k_baseline"] = {"peak_rss_huge_MB": bpr.summary(
+            [r["peak_rss_huge_kb"] / 1024 if r["peak_rss_huge_kb"] else None
+             for r in base.values()]), "runs": base}
+    return out
+
+
+def churn(logs):
+    out = {}
+    names = sorted({re.sub(r"\.\d+\.log$", "", n) for n in os.listdir(logs)
+                    if n.startswith("churn_") and n.endswith(".log")})
+    for name in names:
+        reps = []
+        for rep, base in reps_of(logs, name).items():
+            text = open(base + ".log", errors="replace").read()
+            tp = bpr.parse_tp(text)
+            doc, c = counters(base)
+            scr = bpr.tp_screens(text)
+            whole = None
+            if doc and c and scr:
+                t_stop = doc.get("times", {}).get("stop_request_ms")
+                # the first screen comes 1 s after RX started
+                if t_stop:
+                    whole = c["flows_created"] / max(
+                        t_stop / 1e3 - (scr[0][0] - 1.0), 1e-3)
+            ipfix = {k: v for k, v in (c or {}).items()
+                     if k.startswith("ipfix")}
+            reps.append({
+                "rep": rep,
+                "flows_created_per_s": tp["flows_created_per_s"],
+                "flows_ended_per_s": tp["flows_ended_per_s"],
+                "samples": tp["samples"],
+                "whole_run_flows_per_s": whole,
+                "lateness_p99_le_us": c.get("lateness_p99_us") if c else None,
+                "lateness_p50_le_us": c.get("lateness_p50_us") if c else None,
+                "tick_us": c.get("tick_us") if c else None,
+                "exactly_once": passed(doc),
+                "flows": c.get("flows_created") if c else None,
+                "records_written": c.get("records_written") if c else None,
+                "records_not_written": c.get("records_not_written")
+                if c else None,
+                "ipfix": ipfix,
+            })
+        out[name[len("churn_"):]] = {
+            "flows_created_per_s": bpr.summary(
+                [r["flows_created_per_s"] for r in reps]),
+            "whole_run_flows_per_s": bpr.summary(
+                [r["whole_run_flows_per_s"] for r in reps]),
+            "lateness_p99_le_us": bpr.summary(
+                [r["lateness_p99_le_us"] for r in reps]),
+            "exactly_once_all": all(r["exactly_once"] for r in reps),
+            "runs": reps,
+        }
+    return out
+
+
+def targets(mem, ch):
+    t = {}
+    m10 = mem.get("10m", {}).get("bytes_per_flow", {}).get("median")
+    if m10 is not None:
+        t["bytes_per_flow_10m_le_256"] = {
+            "target": TARGET_B_PER_FLOW, "measured": round(m10, 1),
+            "met": m10 <= TARGET_B_PER_FLOW}
+    if "10m" in mem:
+        t["aged_10m_exactly_once"] = {
+            "met": mem["10m"]["exactly_once_all"] and
+            mem["10m"]["records_equal_flows_all"]}
+    for name, c in ch.items():
+        r = c["flows_created_per_s"]["median"]
+        p = c["lateness_p99_le_us"]["median"]
+        if r is not None:
+            t["churn_%s_ge_1.5M_per_s" % name] = {
+                "target": TARGET_CHURN_PER_S, "measured": round(r),
+                "met": r >= TARGET_CHURN_PER_S}
+        if p is not None:
+            t["churn_%s_p99_le_4096us" % name] = {
+                "target": TARGET_P99_US, "measured": p,
+                "met": p <= TARGET_P99_US}
+    return t
+
+
+def fmt(s, scale=1.0, digits=0):
+    if not s or s.get("median") is None:
+        return "-"
+    f = "%%.%df" % digits
+    return (f + " [" + f + ", " + f + "]") % (
+        s["median"] * scale, s["min"] * scale, s["max"] * scale)
+
+
+def table(doc):
+    lines = ["memory per flow: (peak VmRSS+HugetlbPages - the 1,000-flow "
+             "run's) / flows; median [min, max]"]
+    for size, m in doc["memory"].items():
+        if size == "1k_baseline":
+            lines.append("  1k baseline  peak %s MB" %
+                         fmt(m["peak_rss_huge_MB"]))
+            continue
+        lines.append("  %-4s %s B/flow  peak %s MB  exactly once %s  "
+                     "records == flows %s" %
+                     (size, fmt(m["bytes_per_flow"], digits=1),
+                      fmt(m["peak_rss_huge_MB"]),
+                      "yes" if m["exactly_once_all"] else "NO",
+                      "yes" if m["records_equal_flows_all"] else "NO"))
+    lines.append("churn (every packet a new flow), 1-ms tick: median "
+                 "[min, max]")
+    for name, c in doc["churn"].items():
+        lines.append("  %-22s %s new flows/s (whole run %s)  lateness p99 "
+                     "<= %s us  exactly once %s" %
+                     (name, fmt(c["flows_created_per_s"]),
+                      fmt(c["whole_run_flows_per_s"]),
+                      fmt(c["lateness_p99_le_us"]),
+                      "yes" if c["exactly_once_all"] else "NO"))
+    lines.append("targets: " + ", ".join(
+        "%s %s" % (k, "met" if v["met"] else "MISSED")
+        for k, v in doc["targets"].items()))
+    return "\n".join(lines)
+
+
+def cmd_report(argv):
+    logs, out = argv[0], argv[1]
+    mem, ch = memory(logs), churn(logs)
+    doc = {"memory": mem, "churn": ch, "targets": targets(mem, ch),
+           "notes": os.environ.get("BENCH_NOTES", "")}
+    with open(out, "w") as f:
+        json.dump(doc, f, indent=1)
+    print(table(doc))
+    return 0
+
+
+def main(argv):
+    cmds = {"sample": (cmd_sample, 2), "report": (cmd_report, 2)}
+    if len(argv) < 1 or argv[0] not in cmds or \
+            len(argv) - 1 != cmds[argv[0]][1]:
+        sys.exit(__doc__)
+    return cmds[argv[0]][0](argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
