@@ -70,12 +70,26 @@ tp_json_str(struct tp_json *w, const char *key, const char *v)
 	fprintf(w->f, "\"%s\"", v);
 }
 
+/* An object or a list ('{' or '[') under KEY, closed by tp_json_close(). */
+static void
+tp_json_open(struct tp_json *w, const char *key, int c)
+{
+	tp_json_key(w, key);
+	fputc(c, w->f);
+	w->sep = "";
+}
+
+static void
+tp_json_close(struct tp_json *w, int c)
+{
+	fputc(c, w->f);
+	w->sep = ",";
+}
+
 static void
 tp_json_begin(struct tp_json *w, const char *key)
 {
-	tp_json_key(w, key);
-	fputc('{', w->f);
-	w->sep = "";
+	tp_json_open(w, key, '{');
 }
 
 /* A name from outside the program (a device's): escaped for JSON. */
@@ -101,16 +115,13 @@ tp_json_name(struct tp_json *w, const char *key, const char *v)
 static void
 tp_json_list(struct tp_json *w, const char *key)
 {
-	tp_json_key(w, key);
-	fputc('[', w->f);
-	w->sep = "";
+	tp_json_open(w, key, '[');
 }
 
 static void
 tp_json_list_end(struct tp_json *w)
 {
-	fputc(']', w->f);
-	w->sep = ",";
+	tp_json_close(w, ']');
 }
 
 /* An object as a list element, closed by tp_json_end(). */
@@ -140,8 +151,7 @@ tp_json_num(struct tp_json *w, uint64_t v)
 static void
 tp_json_end(struct tp_json *w)
 {
-	fputc('}', w->f);
-	w->sep = ",";
+	tp_json_close(w, '}');
 }
 
 /* A key of the counter table (tp_counters_each()): a number or a list. */

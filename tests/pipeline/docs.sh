@@ -184,17 +184,8 @@ else
 fi
 
 # commands (and the walkthrough's figures)
-python3 tests/pipeline/docs_test.py "$TP_BUILD" "$WORK" README.rst \
-	docs/howto.rst docs/walkthrough.rst >"$WORK/commands.log" 2>&1
-rc=$?
-grep -E '^(ok|FAIL|skip|TIME) |^       ' "$WORK/commands.log"
-if [ "$rc" -eq 0 ] && grep -q '^commands: [1-9][0-9]* passed, 0 failed' \
-	"$WORK/commands.log"; then
-	tp_pass commands
-else
-	tp_fail commands "a documented command failed or printed otherwise" \
-		"$WORK/commands.log"
-fi
+tp_doc_commands "a documented command failed or printed otherwise" \
+	README.rst docs/howto.rst docs/walkthrough.rst
 
 # walkthrough_arithmetic: the deadline arithmetic the walkthrough works out
 # holds on this run's own trace of the flow (tick 10 ms, SYN-only 2 s,

@@ -15,12 +15,17 @@
   "timer_adapter", runs, and a service lcore runs it.
 - =LCORE:ROLE+ROLE,...: the roles the run must have given each lcore.
 
-Prints one line per problem and "RESULT summary_layout: N passed, N failed".
+Prints an "ok"/"FAIL" line per check and "RESULT summary_layout: N passed,
+N failed".
 """
 
 import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import docs_test  # noqa: E402  (its Result: the ok/FAIL lines)
 
 
 def doc_keys(path):
@@ -96,15 +101,10 @@ def coherent(lay):
 
 
 def main(argv):
-    passed = failed = 0
+    res = docs_test.Result()
 
     def check(ok, what):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print("FAIL summary_layout: " + what)
+        res.check(ok, "summary_layout: " + what)
 
     documented = doc_keys(argv[1])
     check(documented, "%s has no layout table" % argv[1])
@@ -123,14 +123,15 @@ def main(argv):
         for spec in filter(None, roles.split(",")):
             lc, _, r = spec.partition(":")
             check(sorted(got.get(int(lc), ["(none)"])) == sorted(r.split("+")),
-                  "%s: lcore %s has roles %s, not %s"
+                  "%s: lcore %s has roles %s (want %s)"
                   % (path, lc, got.get(int(lc)), r))
     for k in sorted(seen - documented):
         check(False, "%s does not describe %s" % (argv[1], k))
     for k in sorted(documented - seen):
         check(False, "%s describes %s, which no run wrote" % (argv[1], k))
-    print("RESULT summary_layout: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    print("RESULT summary_layout: %d passed, %d failed" % (res.passed,
+                                                           res.failed))
+    return 1 if res.failed else 0
 
 
 if __name__ == "__main__":
