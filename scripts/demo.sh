@@ -7,6 +7,8 @@
 # the stats and the flow records it produced.
 #
 #     scripts/demo.sh            (about 10 s after the build)
+#     scripts/demo.sh --capture-only   (write build/demo/demo.pcap, no run:
+#                                       scripts/docs.sh uses it)
 #
 # Environment: BUILD_DIR (build directory, default build; also used by
 # scripts/setup.sh), DEMO_SEED (capture
@@ -37,6 +39,7 @@ python3 tools/gen_pcap.py -o "$OUT/demo.pcap" --seed "$SEED" --flows 40 \
 	--expect "$OUT/expected.json" --tmo-tcp-syn 2 --tmo-tcp-est 3 \
 	--tmo-tcp-closing 1 --tmo-udp 2 --tmo-icmp 2 --tmo-other 2 \
 	--tmo-active 8
+[ "${1:-}" = --capture-only ] && exit 0
 rm -f "$OUT/out.pcap" "$OUT/flows.json"
 
 # 3. The pipeline: lcore 0 = main + RX + worker, lcore 1 = service lcore

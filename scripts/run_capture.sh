@@ -24,7 +24,9 @@
 # Output in DIR (default build/capture/NAME, NAME = the capture's file name
 # without its extension):
 # flows.json (one JSON record per flow), out.pcap (the forwarded frames),
-# stats.json (--stats-json, one line per second), pipeline.log.
+# stats.json (--stats-json, one line per second), summary.json
+# (--summary-json: the exactly-once check, every counter and the layout),
+# pipeline.log.
 # Environment: BUILD_DIR (default build), TP_RUN_TIMEOUT (seconds, default
 # 600: the run is stopped with SIGINT after that, flushing every flow).
 set -euo pipefail
@@ -80,7 +82,7 @@ name=$(basename "$CAP")
 OUT=${OUT:-$BUILD/capture/${name%.*}}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
-rm -f "$OUT/flows.json" "$OUT/out.pcap" "$OUT/stats.json"
+rm -f "$OUT/flows.json" "$OUT/out.pcap" "$OUT/stats.json" "$OUT/summary.json"
 
 bash "$ROOT/scripts/setup.sh" >&2
 prefix=tp_capture_$$
@@ -91,7 +93,7 @@ cmd=("$BIN" -l 0-1 -S 1 --no-pci --no-huge -m 512 --file-prefix "$prefix"
      --tmo-tcp-syn 2s --tmo-tcp-est 5s --tmo-tcp-closing 1s --tmo-udp 5s
      --tmo-icmp 2s --tmo-other 5s --tmo-active 60s
      --flow-log "$OUT/flows.json" -T 1 --stats-json "$OUT/stats.json"
-     "$@")
+     --summary-json "$OUT/summary.json" "$@")
 echo "\$ ${cmd[*]}" | tee "$OUT/pipeline.log"
 set +e
 timeout --preserve-status -s INT -k 10 "${TP_RUN_TIMEOUT:-600}" "${cmd[@]}" \

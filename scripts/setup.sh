@@ -14,6 +14,9 @@ PKGS="dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config libpcap-dev gcc pyt
 PKGS="$PKGS iproute2"
 # The documentation (scripts/docs.sh), its tested commands and tools/plot_run.py.
 PKGS="$PKGS python3-sphinx doxygen tcpdump python3-matplotlib"
+# The guides' figures (graphviz for the diagrams) and the browser test of
+# the built pages (tests/pipeline/docs_browser.py).
+PKGS="$PKGS graphviz chromium chromium-driver python3-selenium"
 # IPFIX export (libfixbuf) and its tests and benchmark: nfcapd/nfdump,
 # ipfixDump, softflowd side by side, python3-ipfix as a second decoder,
 # pmacct (nfacctd) as a collector without RFC 5103 biflows.

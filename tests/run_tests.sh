@@ -23,7 +23,10 @@
 # Environment: TP_TEST_FILTER (case-name filter, read by every C suite),
 # TP_TEST_TIMEOUT (seconds per test, instead of each test's own timeout),
 # TP_SKIP_FUZZ=1 (leave the libFuzzer suites fuzz_* out: a sanitizer build
-# already runs them; their regression cases, regress_*, still run).
+# already runs them; their regression cases, regress_*, still run). On a
+# sanitizer build (b_sanitize) the tests of suite 'unsanitized' are left
+# out, with a line saying so: pipeline_exercises, whose pages state timing
+# a sanitized binary does not keep.
 
 set -u
 
@@ -82,8 +85,17 @@ suites = {t["name"]: {s.split(":", 1)[-1] for s in t["suite"]} | {t["name"]}
 if mode == "select":
     srcdir, want = sys.argv[3], sys.argv[4:]
     chosen = lambda s: not want or any(w in s for w in want)
+    # Suite 'unsanitized': timing a sanitizer build would not meet (the
+    # exercises' pages); left out of such a build, with a line saying so.
+    opts = json.loads(subprocess.run(
+        ["meson", "introspect", build, "--buildoptions"], check=True,
+        capture_output=True, text=True).stdout)
+    sanitized = any(o["name"] == "b_sanitize" and o["value"] != "none"
+                    for o in opts)
     for name, s in suites.items():
-        if chosen(s):
+        if chosen(s) and sanitized and "unsanitized" in s:
+            print("sanitized", name)
+        elif chosen(s):
             print(name)
     for script in sorted(glob.glob(os.path.join(srcdir, "pipeline", "*.sh"))):
         name = "pipeline_" + os.path.basename(script)[:-3]
@@ -166,6 +178,8 @@ for line in "${selected[@]}"; do
 		total_fail=$((total_fail + 1)) ;;
 	"unknown "*)
 		echo "=== ${line#unknown }: no such test or suite" ;;
+	"sanitized "*)
+		echo "=== ${line#sanitized }: left out of a sanitizer build (suite unsanitized)" ;;
 	?*)
 		names+=("$line") ;;
 	esac

@@ -270,6 +270,17 @@ tp_tmo_class_name(enum tp_tmo_class c)
 	return c < TP_TMO_MAX ? tp_tmo_names[c] : "?";
 }
 
+const char *
+tp_sched_type_name(uint8_t sched)
+{
+	const struct tp_enum_name *n;
+
+	for (n = tp_sched_names; n->name != NULL; n++)
+		if (n->value == sched)
+			return n->name;
+	return "?";
+}
+
 /* Defaults. 8< */
 void
 tp_config_defaults(struct tp_config *cfg)

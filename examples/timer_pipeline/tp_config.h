@@ -201,6 +201,9 @@ void tp_config_dump(const struct tp_config *cfg);
 /** Name of a timeout class ("tcp-syn", ..., "active"). */
 const char *tp_tmo_class_name(enum tp_tmo_class c);
 
+/** Name of an RTE_SCHED_TYPE_* (--eventq-sched's words), "?" if none. */
+const char *tp_sched_type_name(uint8_t sched);
+
 /** Finest tick --replay-speed divides the tick down to (100 us). */
 #define TP_SPEED_MIN_TICK_NS UINT64_C(100000)
 

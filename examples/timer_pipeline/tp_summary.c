@@ -5,7 +5,8 @@
 /*
  * The run's results as files and the exactly-once check: --stats-json
  * (one line of counters per stats period), --summary-json (the check's
- * terms and every counter at exit) and the small JSON writer both use.
+ * terms, every counter and the pipeline's layout at exit) and the small
+ * JSON writer both use.
  * Every key comes from the counter table (tp_counters.h). Runs on the
  * main lcore only; reads the slots without locks (tp_counters.h).
  */
@@ -17,6 +18,10 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_eventdev.h>
+#include <rte_lcore.h>
+#include <rte_service.h>
 
 #include "tp_counters.h"
 #include "tp_ctx.h"
@@ -65,19 +70,88 @@ tp_json_str(struct tp_json *w, const char *key, const char *v)
 	fprintf(w->f, "\"%s\"", v);
 }
 
+/* An object or a list ('{' or '[') under KEY, closed by tp_json_close(). */
+static void
+tp_json_open(struct tp_json *w, const char *key, int c)
+{
+	tp_json_key(w, key);
+	fputc(c, w->f);
+	w->sep = "";
+}
+
+static void
+tp_json_close(struct tp_json *w, int c)
+{
+	fputc(c, w->f);
+	w->sep = ",";
+}
+
 static void
 tp_json_begin(struct tp_json *w, const char *key)
 {
+	tp_json_open(w, key, '{');
+}
+
+/* A name from outside the program (a device's): escaped for JSON. */
+static void
+tp_json_name(struct tp_json *w, const char *key, const char *v)
+{
+	const unsigned char *c;
+
 	tp_json_key(w, key);
-	fputc('{', w->f);
+	fputc('"', w->f);
+	for (c = (const unsigned char *)v; *c != '\0'; c++) {
+		if (*c == '"' || *c == '\\')
+			fprintf(w->f, "\\%c", *c);
+		else if (*c < 0x20 || *c >= 0x7f)
+			fprintf(w->f, "\\u%04x", *c);
+		else
+			fputc(*c, w->f);
+	}
+	fputc('"', w->f);
+}
+
+/* A list under KEY; its elements are objects (tp_json_elem) or words. */
+static void
+tp_json_list(struct tp_json *w, const char *key)
+{
+	tp_json_open(w, key, '[');
+}
+
+static void
+tp_json_list_end(struct tp_json *w)
+{
+	tp_json_close(w, ']');
+}
+
+/* An object as a list element, closed by tp_json_end(). */
+static void
+tp_json_elem(struct tp_json *w)
+{
+	fprintf(w->f, "%s{", w->sep);
 	w->sep = "";
+}
+
+/* A fixed word (a role name) as a list element. */
+static void
+tp_json_word(struct tp_json *w, const char *v)
+{
+	fprintf(w->f, "%s\"%s\"", w->sep, v);
+	w->sep = ",";
+}
+
+/* A number as a list element. */
+static void
+tp_json_num(struct tp_json *w, uint64_t v)
+{
+	fprintf(w->f, "%s%" PRIu64, w->sep, v);
+	w->sep = ",";
 }
 
 static void
 tp_json_end(struct tp_json *w)
 {
-	fputc('}', w->f);
-	w->sep = ",";
+	tp_json_close(w, '}');
 }
 
 /* A key of the counter table (tp_counters_each()): a number or a list. */
@@ -285,9 +359,176 @@ tp_summary_times(struct tp_json *w, const struct tp_ctx *ctx)
 	tp_json_end(w);
 }
 
+/* The event queues as tp_evdev_queues() set them up. */
+static void
+tp_layout_evdev(struct tp_json *w, const struct tp_ctx *ctx)
+{
+	const struct tp_evdev *evd = &ctx->evd;
+	struct rte_event_dev_info info;
+
+	tp_json_begin(w, "eventdev");
+	tp_json_u64(w, "dev_id", evd->dev_id);
+	tp_json_name(w, "driver",
+		     rte_event_dev_info_get(evd->dev_id, &info) == 0 &&
+		     info.driver_name != NULL ? info.driver_name : "?");
+	tp_json_u64(w, "nb_events", evd->nb_events);
+	tp_json_u64(w, "rx_threshold", evd->rx_threshold);
+	tp_json_u64(w, "dequeue_depth", evd->deq_depth);
+	tp_json_list(w, "queues");
+	tp_json_elem(w);
+	tp_json_u64(w, "queue", TP_QUEUE_PKT);
+	tp_json_str(w, "carries", "packets");
+	tp_json_str(w, "sched", tp_sched_type_name(ctx->cfg->sched_type));
+	tp_json_u64(w, "priority", RTE_EVENT_DEV_PRIORITY_NORMAL);
+	tp_json_end(w);
+	tp_json_elem(w);
+	tp_json_u64(w, "queue", TP_QUEUE_TIMER);
+	tp_json_str(w, "carries", "expiries");
+	tp_json_str(w, "sched", tp_sched_type_name(RTE_SCHED_TYPE_ATOMIC));
+	tp_json_u64(w, "priority", evd->timer_prio);
+	tp_json_end(w);
+	tp_json_list_end(w);
+	tp_json_end(w);
+}
+
+/* The ethdev ports in use, their queues and where they forward to. */
+static void
+tp_layout_ports(struct tp_json *w, const struct tp_ctx *ctx)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+	uint16_t i, p;
+
+	tp_json_list(w, "ports");
+	for (i = 0; i < ctx->nb_ports; i++) {
+		p = ctx->ports[i];
+		if (rte_eth_dev_get_name_by_port(p, name) != 0)
+			snprintf(name, sizeof(name), "?");
+		tp_json_elem(w);
+		tp_json_u64(w, "port", p);
+		tp_json_name(w, "name", name);
+		tp_json_u64(w, "rx_queues", ctx->nb_rxq[p]);
+		tp_json_u64(w, "tx_queues", ctx->nb_txq[p]);
+		tp_json_u64(w, "forwards_to", ctx->dst_port[p]);
+		tp_json_end(w);
+	}
+	tp_json_list_end(w);
+}
+
+/* Every lcore of the run: its roles, event port, RX queues, services. */
+static void
+tp_layout_lcores(struct tp_json *w, const struct tp_ctx *ctx)
+{
+	int32_t nb_svc = (int32_t)rte_service_get_count();
+	unsigned int id, i;
+	int32_t s;
+
+	tp_json_list(w, "lcores");
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		const struct tp_lcore *lc = &ctx->lc[id];
+		const bool service = rte_lcore_has_role(id, ROLE_SERVICE);
+
+		if (!service && !rte_lcore_is_enabled(id))
+			continue;
+		tp_json_elem(w);
+		tp_json_u64(w, "lcore", id);
+		tp_json_u64(w, "cpu", rte_lcore_to_cpu_id(id));
+		tp_json_list(w, "roles");
+		if (service)
+			tp_json_word(w, "service");
+		if (lc->roles & TP_ROLE_CONTROL)
+			tp_json_word(w, "control");
+		if (lc->roles & TP_ROLE_RX)
+			tp_json_word(w, "rx");
+		if (lc->roles & TP_ROLE_WORKER)
+			tp_json_word(w, "worker");
+		tp_json_list_end(w);
+		if (lc->roles & (TP_ROLE_RX | TP_ROLE_WORKER))
+			tp_json_u64(w, "event_port", lc->ev_port);
+		tp_json_list(w, "rx_queues");
+		for (i = 0; i < lc->nb_rxq; i++) {
+			tp_json_elem(w);
+			tp_json_u64(w, "port", lc->rxq[i].port);
+			tp_json_u64(w, "queue", lc->rxq[i].queue);
+			tp_json_end(w);
+		}
+		tp_json_list_end(w);
+		tp_json_list(w, "services");
+		for (s = 0; service && s < nb_svc; s++)
+			if (rte_service_map_lcore_get((uint32_t)s, id) == 1)
+				tp_json_num(w, (uint64_t)s);
+		tp_json_list_end(w);
+		tp_json_end(w);
+	}
+	tp_json_list_end(w);
+}
+
+/* Every registered service and what it is to the pipeline. */
+static void
+tp_layout_services(struct tp_json *w, const struct tp_ctx *ctx,
+		   uint32_t adapter_svc, bool has_adapter_svc)
+{
+	int32_t nb_svc = (int32_t)rte_service_get_count();
+	const char *name, *what;
+	int32_t s;
+
+	tp_json_list(w, "services");
+	for (s = 0; s < nb_svc; s++) {
+		name = rte_service_get_name((uint32_t)s);
+		if (name == NULL)
+			continue;
+		if (has_adapter_svc && (uint32_t)s == adapter_svc)
+			what = "timer_adapter";
+		else if (ctx->evd.has_sched_service &&
+			 (uint32_t)s == ctx->evd.sched_service_id)
+			what = "scheduler";
+		else
+			what = "other";
+		tp_json_elem(w);
+		tp_json_u64(w, "service", (uint64_t)s);
+		tp_json_name(w, "name", name);
+		tp_json_str(w, "is", what);
+		tp_json_bool(w, "running",
+			     rte_service_runstate_get((uint32_t)s) == 1);
+		tp_json_end(w);
+	}
+	tp_json_list_end(w);
+}
+
+/*
+ * "layout": the pipeline as this run set it up (the text print of
+ * tp_lcore_roles_print() as data): the event device and its queues, the
+ * ports, every lcore with its roles, the timer adapter and the services
+ * with their lcores. docs/summary-json.rst describes each key.
+ */
+static void
+tp_summary_layout(struct tp_json *w, const struct tp_ctx *ctx)
+{
+	const struct tp_adapter *ta = &ctx->ta;
+	bool has_svc = false;
+	uint32_t svc = 0;
+
+	if (ta->h != NULL && ta->ops->service_id_get != NULL)
+		has_svc = ta->ops->service_id_get(ta->h, &svc) == 0;
+	tp_json_begin(w, "layout");
+	tp_layout_evdev(w, ctx);
+	tp_layout_ports(w, ctx);
+	tp_layout_lcores(w, ctx);
+	tp_json_begin(w, "adapter");
+	tp_json_str(w, "name", ta->ops->name);
+	tp_json_u64(w, "event_port", ctx->evd.adapter_port);
+	tp_json_u64(w, "queue", TP_QUEUE_TIMER);
+	tp_json_u64(w, "tick_ns", tp_config_scaled_tick_ns(ctx->cfg));
+	if (has_svc)
+		tp_json_u64(w, "service", svc);
+	tp_json_end(w);
+	tp_layout_services(w, ctx, svc, has_svc);
+	tp_json_end(w);
+}
+
 /*
  * Write --summary-json (if set): run facts, "check" with the exactly-once
- * check's terms as tp_stats_check() printed them, then "counters", every
+ * check's terms as tp_stats_check() printed them, "layout" (the lcores,
+ * queues, ports and services of this run), then "counters", every
  * counter of the table. The file is created like --flow-log (no symbolic
  * link, 0644).
  *
@@ -316,6 +557,7 @@ tp_summary_write(const struct tp_ctx *ctx, const struct tp_counters *c,
 	tp_json_bool(&w, "aborted", ctx->aborted);
 	tp_summary_times(&w, ctx);
 	tp_summary_check(&w, c, ipfix, live, pending, passed, lost);
+	tp_summary_layout(&w, ctx);
 	tp_json_begin(&w, "counters");
 	tp_json_counters(&w, c, ipfix);
 	tp_json_end(&w);

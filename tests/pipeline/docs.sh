@@ -4,8 +4,22 @@
 #
 # The documentation cannot drift from the program:
 #   docs_build      scripts/docs.sh builds the guides (Sphinx -W: a broken
-#                   include, literalinclude marker or reference fails) and the
-#                   API reference (Doxygen, undocumented public API fails)
+#                   include, literalinclude marker, reference or figure
+#                   fails) with every figure drawn from this build's runs,
+#                   and the API reference (Doxygen, undocumented public API
+#                   fails)
+#   browser         chromium (headless, through selenium) opens every built
+#                   page: every image loaded with a non-zero natural size,
+#                   every internal link's page and anchor exist, the API
+#                   reference has an entry for every public function of
+#                   timer_adapter.h (tests/pipeline/docs_browser.py);
+#                   screenshots of the primer and the walkthrough in
+#                   BUILD_DIR/docs/
+#   summary_layout  docs/summary-json.rst's layout table names every key
+#                   of --summary-json's "layout" and no other; the layout
+#                   of the walkthrough's run and of a run with a separate
+#                   worker lcore hold together and give each lcore its roles
+#                   (tests/pipeline/summary_layout.py)
 #   file_lists      docs/testing.rst's and docs/sample_app.rst's file lists
 #                   name only files that exist, and every source file
 #                   (tests/pipeline/doc_files.py)
@@ -38,13 +52,50 @@ source "$(dirname "$0")/lib.sh"
 
 cd "$TP_SRC" || exit 1
 
-# docs_build
-if DOCS_OUT="$WORK/docs" bash scripts/docs.sh >"$WORK/docs.log" 2>&1 &&
+# docs_build (the figures' runs use this build)
+t0=$(date +%s)
+if BUILD_DIR="$TP_BUILD" DOCS_OUT="$WORK/docs" bash scripts/docs.sh \
+	>"$WORK/docs.log" 2>&1 &&
    [ -f "$WORK/docs/html/walkthrough.html" ] &&
    [ -f "$WORK/docs/html/api/timer__adapter_8h.html" ]; then
+	echo "    docs built with their figures in $(( $(date +%s) - t0 )) s"
 	tp_pass docs_build
 else
 	tp_fail docs_build "scripts/docs.sh failed" "$WORK/docs.log"
+fi
+
+# browser: the built pages as chromium shows them.
+if tests/pipeline/docs_browser.py "$WORK/docs/html" \
+	lib_timer_adapter/timer_adapter.h "$TP_BUILD/docs" \
+	>"$WORK/browser.log" 2>&1; then
+	grep '^TIME' "$WORK/browser.log"
+	tp_pass browser
+else
+	grep -E '^(FAIL|TIME) |^       ' "$WORK/browser.log"
+	tp_fail browser "a built page does not show as it should" \
+		"$WORK/browser.log"
+fi
+
+# summary_layout: the walkthrough's run (scripts/docs.sh ran it) and one
+# with RX on lcore 0 and the worker on lcore 2 (sharing CPU 0).
+TP_RUNS=$((TP_RUNS + 1))
+lay_log=$WORK/layout.log
+tp_run "$lay_log" 60 --lcores 0@0,1@1,2@0 -S 1 --no-huge -m 512 --no-pci \
+	--file-prefix "${TP_PREFIX}_$TP_RUNS" --log-level=lib.eal:warning \
+	--vdev=event_sw0 \
+	"--vdev=net_pcap0,rx_pcap=$TP_BUILD/demo/demo.pcap,tx_pcap=$WORK/layout.pcap" \
+	-- --clock capture --stop-when-done -T 0
+rc=$?
+if [ "$rc" -eq 0 ] && python3 tests/pipeline/summary_layout.py \
+	docs/summary-json.rst \
+	"$TP_BUILD/walk/summary.json=0:control+rx+worker,1:service" \
+	"$(tp_sum_path "$lay_log")=0:control+rx,1:service,2:worker" \
+	>"$WORK/layout_check.log" 2>&1; then
+	tp_pass summary_layout
+else
+	grep FAIL "$WORK/layout_check.log"
+	tp_fail summary_layout "exit status $rc; the layout or its table is wrong" \
+		"$lay_log"
 fi
 
 # generated NAME FILE OPTION: docs/FILE is what "OPTION" prints.
@@ -133,17 +184,8 @@ else
 fi
 
 # commands (and the walkthrough's figures)
-python3 tests/pipeline/docs_test.py "$TP_BUILD" "$WORK" README.rst \
-	docs/howto.rst docs/walkthrough.rst >"$WORK/commands.log" 2>&1
-rc=$?
-grep -E '^(ok|FAIL|skip|TIME) |^       ' "$WORK/commands.log"
-if [ "$rc" -eq 0 ] && grep -q '^commands: [1-9][0-9]* passed, 0 failed' \
-	"$WORK/commands.log"; then
-	tp_pass commands
-else
-	tp_fail commands "a documented command failed or printed otherwise" \
-		"$WORK/commands.log"
-fi
+tp_doc_commands "a documented command failed or printed otherwise" \
+	README.rst docs/howto.rst docs/walkthrough.rst
 
 # walkthrough_arithmetic: the deadline arithmetic the walkthrough works out
 # holds on this run's own trace of the flow (tick 10 ms, SYN-only 2 s,

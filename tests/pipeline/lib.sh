@@ -363,3 +363,22 @@ nfcapd_stop() {
 	wait "$NFCAPD" 2>/dev/null
 	nfdump -r "$(ls "$1"/nfcapd.2* | head -1)" -o raw >"$2" 2>&1
 }
+
+# tp_doc_commands WHY FILE.rst...: case "commands": every command marked
+# ".. test: run" in the files runs with status 0 and prints what their
+# ".. test: output" blocks show (tests/pipeline/docs_test.py, from the top
+# of the tree, build/ being TP_BUILD); its log is $WORK/commands.log.
+tp_doc_commands() {
+	local why=$1 rc
+	shift
+	(cd "$TP_SRC" && python3 tests/pipeline/docs_test.py "$TP_BUILD" \
+		"$WORK" "$@") >"$WORK/commands.log" 2>&1
+	rc=$?
+	grep -E '^(ok|FAIL|skip|TIME) |^       ' "$WORK/commands.log"
+	if [ "$rc" -eq 0 ] && grep -q '^commands: [1-9][0-9]* passed, 0 failed' \
+		"$WORK/commands.log"; then
+		tp_pass commands
+	else
+		tp_fail commands "$why" "$WORK/commands.log"
+	fi
+}

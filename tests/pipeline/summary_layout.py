@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+"""Check --summary-json's "layout" against docs/summary-json.rst and itself.
+
+    summary_layout.py DOC.rst SUMMARY.json[=LCORE:ROLE+ROLE,...]...
+
+- The keys: the layout table of DOC.rst ("``layout.x.y[]``" rows) names
+  every key the given summaries have under "layout", and no key none of
+  them has ("[]" marks a list's elements).
+- Each layout holds together: every RX or worker lcore has its own event
+  port, the adapter's is the next one; every RX queue of every port is
+  polled by exactly one RX lcore; every service an lcore lists exists and
+  that lcore is a service lcore; the adapter's service is registered, is
+  "timer_adapter", runs, and a service lcore runs it.
+- =LCORE:ROLE+ROLE,...: the roles the run must have given each lcore.
+
+Prints an "ok"/"FAIL" line per check and "RESULT summary_layout: N passed,
+N failed".
+"""
+
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import docs_test  # noqa: E402  (its Result: the ok/FAIL lines)
+
+
+def doc_keys(path):
+    keys = set()
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"^   \* - ``(layout\.[^`]+)``$", line)
+        if m:
+            keys.add(m.group(1))
+    return keys
+
+
+def json_keys(v, prefix, out):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            p = prefix + "." + k
+            if isinstance(x, list):
+                out.add(p + "[]")
+                for e in x:
+                    json_keys(e, p + "[]", out)
+            else:
+                if not isinstance(x, dict):
+                    out.add(p)
+                json_keys(x, p, out)
+    return out
+
+
+def coherent(lay):
+    bad = []
+    lcores = lay["lcores"]
+    ports = [lc["event_port"] for lc in lcores
+             if {"rx", "worker"} & set(lc["roles"])]
+    if any("event_port" in lc for lc in lcores
+           if not {"rx", "worker"} & set(lc["roles"])):
+        bad.append("an lcore without RX or worker role has an event port")
+    if sorted(ports) != list(range(len(ports))):
+        bad.append("RX/worker event ports %s are not 0..%d, one each"
+                   % (ports, len(ports) - 1))
+    if lay["adapter"]["event_port"] != len(ports):
+        bad.append("the adapter's event port %d is not the next one (%d)"
+                   % (lay["adapter"]["event_port"], len(ports)))
+    polled = sorted((q["port"], q["queue"]) for lc in lcores
+                    for q in lc["rx_queues"])
+    want = sorted((p["port"], q) for p in lay["ports"]
+                  for q in range(p["rx_queues"]))
+    if polled != want:
+        bad.append("RX queues polled %s, configured %s" % (polled, want))
+    if any(lc["rx_queues"] and "rx" not in lc["roles"] for lc in lcores):
+        bad.append("an lcore without the RX role polls a queue")
+    svc = {s["service"]: s for s in lay["services"]}
+    for lc in lcores:
+        for s in lc["services"]:
+            if s not in svc:
+                bad.append("lcore %d runs service %d, not registered"
+                           % (lc["lcore"], s))
+            if "service" not in lc["roles"]:
+                bad.append("lcore %d runs a service but is no service "
+                           "lcore" % lc["lcore"])
+    a = lay["adapter"].get("service")
+    if a is not None:
+        if a not in svc or svc[a]["is"] != "timer_adapter" or \
+                not svc[a]["running"]:
+            bad.append("the adapter's service %s is not a running "
+                       "timer_adapter service" % a)
+        if not any(a in lc["services"] for lc in lcores):
+            bad.append("no lcore runs the adapter's service %d" % a)
+    qs = lay["eventdev"]["queues"]
+    if sorted(q["carries"] for q in qs) != ["expiries", "packets"] or \
+            lay["adapter"]["queue"] not in [q["queue"] for q in qs
+                                            if q["carries"] == "expiries"]:
+        bad.append("queues %s: the adapter's queue %d is not the expiry "
+                   "queue" % (qs, lay["adapter"]["queue"]))
+    return bad
+
+
+def main(argv):
+    res = docs_test.Result()
+
+    def check(ok, what):
+        res.check(ok, "summary_layout: " + what)
+
+    documented = doc_keys(argv[1])
+    check(documented, "%s has no layout table" % argv[1])
+    seen = set()
+    for arg in argv[2:]:
+        path, _, roles = arg.partition("=")
+        lay = json.load(open(path)).get("layout")
+        check(lay is not None, "%s has no \"layout\"" % path)
+        if lay is None:
+            continue
+        json_keys(lay, "layout", seen)
+        for why in coherent(lay):
+            check(False, "%s: %s" % (path, why))
+        check(True, "%s holds together" % path)
+        got = {lc["lcore"]: lc["roles"] for lc in lay["lcores"]}
+        for spec in filter(None, roles.split(",")):
+            lc, _, r = spec.partition(":")
+            check(sorted(got.get(int(lc), ["(none)"])) == sorted(r.split("+")),
+                  "%s: lcore %s has roles %s (want %s)"
+                  % (path, lc, got.get(int(lc)), r))
+    for k in sorted(seen - documented):
+        check(False, "%s does not describe %s" % (argv[1], k))
+    for k in sorted(documented - seen):
+        check(False, "%s describes %s, which no run wrote" % (argv[1], k))
+    print("RESULT summary_layout: %d passed, %d failed" % (res.passed,
+                                                           res.failed))
+    return 1 if res.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
