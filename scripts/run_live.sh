@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+#
+# Age the flows seen on a live network interface, as root, on a machine
+# whose NIC is not bound to DPDK (a cloud VM, a laptop, a mirror port).
+#
+#     bash scripts/run_live.sh IFACE [-o DIR] [--input DRIVER]
+#                              [-- PIPELINE OPTIONS...]
+#
+# It builds first (scripts/setup.sh), then picks the fastest input driver
+# that works on IFACE, trying in order af_xdp (net_af_xdp: an XDP socket),
+# af_packet (net_af_packet: PACKET_MMAP rings) and pcap (net_pcap iface=:
+# libpcap). Each is tried with --probe-ports, which starts the port and
+# reads no packet; the script prints which one it picked, and why each
+# faster one was not used. --input af_xdp|af_packet|pcap takes that one
+# without trying the others.
+#
+# The pipeline runs in monitor mode (--fwd-mode monitor): nothing is sent,
+# every packet is metered and counted (rx == monitored + dropped), and the
+# packets the kernel dropped before RX show as input drops (for
+# net_af_packet before DPDK 25.11: "drops unknown"). Layout: lcore 0 RX and
+# worker, lcore 1 the service lcore (2 CPUs). It runs until Ctrl-C (or
+# SIGTERM), which ends the flows still live as forced end and prints the
+# summary and the exactly-once check. Options after "--" go to the
+# pipeline and override the script's (e.g. -- --tmo-udp 60s, --duration 30,
+# or --fwd-mode loop to send every packet back out of IFACE).
+#
+# Output in DIR (default build/live/IFACE): flows.json (one JSON record per
+# flow), summary.json (--summary-json), stats.json (one line per stats
+# period), pipeline.log. Environment: BUILD_DIR (default build),
+# TP_RUN_TIMEOUT (seconds, default 86400: the run is then stopped with
+# SIGINT, flushing every flow), TP_STATS_PERIOD (default 5).
+set -euo pipefail
+
+usage() {
+	sed -n '5,33p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+# The input drivers, fastest first: name and --vdev (IF: the interface).
+INPUTS=(af_xdp af_packet pcap)
+vdev_of() {
+	case $1 in
+	af_xdp) echo "net_af_xdp0,iface=$2" ;;
+	af_packet) echo "net_af_packet0,iface=$2" ;;
+	pcap) echo "net_pcap0,iface=$2" ;;
+	esac
+}
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 1 ] || usage
+case "$1" in -h|--help) usage ;; -*) usage ;; esac
+IFACE=$1
+shift
+OUT=""
+ONLY=""
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+	case "$1" in
+	-o)
+		[ $# -ge 2 ] || usage
+		OUT=$2
+		shift 2
+		;;
+	--input)
+		[ $# -ge 2 ] || usage
+		case " ${INPUTS[*]} " in
+		*" $2 "*) ONLY=$2 ;;
+		*) echo "run_live: --input $2: one of ${INPUTS[*]}" >&2; exit 2 ;;
+		esac
+		shift 2
+		;;
+	*)
+		usage
+		;;
+	esac
+done
+if [ "${1:-}" = "--" ]; then
+	shift
+fi
+if ! ip link show dev "$IFACE" >/dev/null 2>&1; then
+	echo "run_live: no such network interface: $IFACE (see ip link)" >&2
+	exit 2
+fi
+cd "$ROOT"
+BUILD=${BUILD_DIR:-build}
+export BUILD_DIR=$BUILD
+BIN=$BUILD/examples/timer_pipeline/dpdk-timer_pipeline
+OUT=${OUT:-$BUILD/live/$IFACE}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+rm -f "$OUT/flows.json" "$OUT/summary.json" "$OUT/stats.json" \
+	"$OUT/probe.log"
+
+bash "$ROOT/scripts/setup.sh" >&2
+prefix=tp_live_$$
+trap 'rm -rf "/var/run/dpdk/$prefix"' EXIT
+EAL=(-l 0-1 -S 1 --no-pci --no-huge -m 512 --file-prefix "$prefix"
+     --log-level=lib.eal:warning --vdev=event_sw0)
+
+# probe NAME: does the driver start on IFACE? Sets WHY when not: the
+# pipeline's or the driver's own error line.
+probe() {
+	local log=$OUT/probe.$1.log
+	if timeout -k 5 60 "$BIN" "${EAL[@]}" "--vdev=$(vdev_of "$1" "$IFACE")" \
+		-- --probe-ports -T 0 --fwd-mode monitor >"$log" 2>&1 &&
+	   grep -q '^probe: port 0 ' "$log"; then
+		return 0
+	fi
+	WHY=$(grep -iE 'error|fail|cannot|not supported|denied|refused' \
+		"$log" | grep -v '^EAL: Detected' | head -n 2 | tr '\n' ' ')
+	WHY=${WHY:-"exit status $?, see $log"}
+	return 1
+}
+
+PICK=""
+for name in "${INPUTS[@]}"; do
+	[ -z "$ONLY" ] || [ "$name" = "$ONLY" ] || continue
+	WHY=""
+	if probe "$name"; then
+		PICK=$name
+		break
+	fi
+	echo "run_live: $name not used: $WHY" | tee -a "$OUT/probe.log" >&2
+done
+if [ -z "$PICK" ]; then
+	echo "run_live: no input driver works on $IFACE (logs: $OUT/probe.*.log)" >&2
+	exit 1
+fi
+echo "run_live: input $PICK (--vdev=$(vdev_of "$PICK" "$IFACE"))" |
+	tee -a "$OUT/probe.log" >&2
+
+cmd=("$BIN" "${EAL[@]}" "--vdev=$(vdev_of "$PICK" "$IFACE")" --
+     --fwd-mode monitor --idle-sleep-us 50 -T "${TP_STATS_PERIOD:-5}"
+     --flow-log "$OUT/flows.json" --stats-json "$OUT/stats.json"
+     --summary-json "$OUT/summary.json" "$@")
+echo "\$ ${cmd[*]}" | tee "$OUT/pipeline.log" >&2
+# timeout runs the pipeline in a process group of its own, so that a
+# Ctrl-C reaches this script alone, which passes one SIGINT on: the
+# pipeline takes a second signal as "stop at once, without flushing".
+set +e
+timeout -s INT -k 10 "${TP_RUN_TIMEOUT:-86400}" "${cmd[@]}" \
+	>>"$OUT/pipeline.log" 2>&1 &
+pid=$!
+stop() {
+	trap '' INT TERM
+	kill -INT "$pid" 2>/dev/null
+}
+trap stop INT TERM
+echo "run_live: running on $IFACE (pid $pid); Ctrl-C ends it" >&2
+# wait returns early (above 128) for a trapped signal: wait on.
+while :; do
+	wait "$pid"
+	status=$?
+	kill -0 "$pid" 2>/dev/null || break
+done
+set -e
+sed -n '/=== timer_pipeline summary/,$p' "$OUT/pipeline.log"
+if [ "$status" -ne 0 ]; then
+	echo "run_live: the pipeline exited with status $status; the end" \
+		"of $OUT/pipeline.log:" >&2
+	tail -n 15 "$OUT/pipeline.log" >&2
+fi
+if [ -s "$OUT/flows.json" ]; then
+	echo
+	echo "Flow records by end reason ($OUT/flows.json):"
+	python3 "$ROOT/tests/pipeline/check_records.py" reasons "$OUT/flows.json"
+fi
+echo "Input $PICK; exit status $status; output in $OUT"
+exit "$status"
