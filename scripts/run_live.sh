@@ -40,13 +40,22 @@ usage() {
 
 # The input drivers, fastest first: name and --vdev (IF: the interface).
 INPUTS=(af_xdp af_packet pcap)
+# Rings of 4096 frames (the drivers' defaults: af_packet 512, af_xdp
+# the pipeline's --rxd) ride out the lcore's idle sleeps at higher rates.
 vdev_of() {
 	case $1 in
 	af_xdp) echo "net_af_xdp0,iface=$2" ;;
-	af_packet) echo "net_af_packet0,iface=$2" ;;
+	af_packet) echo "net_af_packet0,iface=$2,framecnt=4096" ;;
 	pcap) echo "net_pcap0,iface=$2" ;;
 	esac
 }
+RXD=4096
+# --print-vdev NAME IFACE: the --vdev and --rxd of input NAME, for
+# scripts/bench_live.sh (one definition of them).
+if [ "${1:-}" = --print-vdev ] && [ $# -eq 3 ]; then
+	echo "$(vdev_of "$2" "$3") $RXD"
+	exit 0
+fi
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 1 ] || usage
@@ -103,7 +112,8 @@ EAL=(-l 0-1 -S 1 --no-pci --no-huge -m 512 --file-prefix "$prefix"
 probe() {
 	local log=$OUT/probe.$1.log
 	if timeout -k 5 60 "$BIN" "${EAL[@]}" "--vdev=$(vdev_of "$1" "$IFACE")" \
-		-- --probe-ports -T 0 --fwd-mode monitor >"$log" 2>&1 &&
+		-- --probe-ports -T 0 --fwd-mode monitor --rxd "$RXD" \
+		>"$log" 2>&1 &&
 	   grep -q '^probe: port 0 ' "$log"; then
 		return 0
 	fi
@@ -131,7 +141,8 @@ echo "run_live: input $PICK (--vdev=$(vdev_of "$PICK" "$IFACE"))" |
 	tee -a "$OUT/probe.log" >&2
 
 cmd=("$BIN" "${EAL[@]}" "--vdev=$(vdev_of "$PICK" "$IFACE")" --
-     --fwd-mode monitor --idle-sleep-us 50 -T "${TP_STATS_PERIOD:-5}"
+     --fwd-mode monitor --rxd "$RXD" --idle-sleep-us 20
+     -T "${TP_STATS_PERIOD:-5}"
      --flow-log "$OUT/flows.json" --stats-json "$OUT/stats.json"
      --summary-json "$OUT/summary.json" "$@")
 echo "\$ ${cmd[*]}" | tee "$OUT/pipeline.log" >&2

@@ -143,7 +143,7 @@
 	C(port_imissed, TP_GRP_PORTS, "imissed", 0, "packets", \
 	  "Packets the ports dropped before RX: RX queue full or, on a " \
 	  "live interface, the kernel's drops (net_pcap: pcap_stats; " \
-	  "net_af_xdp: XDP_STATISTICS; net_af_packet: PACKET_STATISTICS " \
+	  "net_af_xdp: XDP_STATISTICS rx_dropped only; net_af_packet: PACKET_STATISTICS " \
 	  "from DPDK 25.11).", \
 	  "Not in rx_pkts: these never reached the pipeline. Not a " \
 	  "count where port_drops_unknown is above 0.") \
@@ -164,7 +164,7 @@
 	C(port_drops_unknown, TP_GRP_PORTS, "drops_unknown", 0, "ports", \
 	  "Ports whose driver does not count the kernel's drops in " \
 	  "imissed: net_af_packet before DPDK 25.11 (it does not read " \
-	  "PACKET_STATISTICS).", \
+	  "PACKET_STATISTICS), net_af_xdp (not rx_ring_full).", \
 	  "Above 0: port_imissed is no count of the packets lost before " \
 	  "RX; --summary-json says input_drops known false.") \
 	C(mbufs_pool, TP_GRP_MBUFS, "pool", 0, "mbufs", \

@@ -117,8 +117,8 @@ tp_stats_print(const struct tp_ctx *ctx, bool final)
 		 * count the kernel's drops: say so under the ports' line.
 		 */
 		if (g == TP_GRP_PORTS && ctx->live_drops_unknown > 0)
-			printf("  %-8s input drops unknown (imissed 0 is no "
-			       "count): %s\n", "", ctx->live_drops_why);
+			printf("  %-8s input drops unknown (imissed is no "
+			       "full count): %s\n", "", ctx->live_drops_why);
 	}
 	fflush(stdout);
 }
