@@ -86,7 +86,7 @@ def trial_pipeline(a, name, pps, tmp, n):
     log = os.path.join(tmp, "%s.log" % prefix)
     summ = os.path.join(tmp, "%s.sum.json" % prefix)
     argv = netns(a.ns_recv, [
-        "timeout", "-k", "5", "120", a.bin, "-l", "0-1", "-S", "1",
+        "timeout", "-k", "5", "120", a.bin, "--lcores", a.lcores, "-S", "1",
         "--no-pci"] + a.mem + ["--file-prefix", prefix,
         "--log-level=lib.eal:warning", "--vdev=event_sw0",
         "--vdev=" + a.vdev[name][0], "--", "--fwd-mode", "monitor",
@@ -230,6 +230,9 @@ def main():
                     metavar="NAME=VDEV:RXD",
                     help="each pipeline input's --vdev and --rxd "
                     "(scripts/run_live.sh --print-vdev)")
+    ap.add_argument("--lcores", default="0@0,1@1",
+                    help="EAL --lcores of the pipeline: lcore 0 (RX and "
+                    "worker), service lcore 1, and their CPUs")
     ap.add_argument("--no-huge", action="store_true",
                     help="the pipeline without hugepages (default: -m 256)")
     a = ap.parse_args()
@@ -262,7 +265,7 @@ def main():
                         " LOST" if t["lost"] else "")), flush=True)
         for s in live:
             s.record(s.rate, results[s.name])
-    doc = {"eal_memory": " ".join(a.mem), "vdevs": {k: {"vdev": v[0], "rxd": int(v[1])}
+    doc = {"eal_memory": " ".join(a.mem), "lcores": a.lcores, "vdevs": {k: {"vdev": v[0], "rxd": int(v[1])}
                      for k, v in a.vdev.items()},
            "capture": {"path": os.path.basename(a.cap),
                        "packets": a.cap_pkts},
