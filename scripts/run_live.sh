@@ -30,11 +30,14 @@
 # flow), summary.json (--summary-json), stats.json (one line per stats
 # period), pipeline.log. Environment: BUILD_DIR (default build),
 # TP_RUN_TIMEOUT (seconds, default 86400: the run is then stopped with
-# SIGINT, flushing every flow), TP_STATS_PERIOD (default 5).
+# SIGINT, flushing every flow), TP_STATS_PERIOD (default 5). Memory:
+# hugepages (-m 256) where 128 of 2 MB are free, else --no-huge.
+# "run_live.sh --print-vdev NAME IFACE" prints the --vdev and --rxd of
+# input NAME (for scripts/bench_live.sh, which measures the same).
 set -euo pipefail
 
 usage() {
-	sed -n '5,33p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '5,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -64,25 +67,19 @@ IFACE=$1
 shift
 OUT=""
 ONLY=""
+# Options before "--": each takes one value.
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+	[ $# -ge 2 ] || usage
 	case "$1" in
-	-o)
-		[ $# -ge 2 ] || usage
-		OUT=$2
-		shift 2
-		;;
+	-o) OUT=$2 ;;
 	--input)
-		[ $# -ge 2 ] || usage
 		case " ${INPUTS[*]} " in
 		*" $2 "*) ONLY=$2 ;;
 		*) echo "run_live: --input $2: one of ${INPUTS[*]}" >&2; exit 2 ;;
-		esac
-		shift 2
-		;;
-	*)
-		usage
-		;;
+		esac ;;
+	*) usage ;;
 	esac
+	shift 2
 done
 if [ "${1:-}" = "--" ]; then
 	shift
@@ -176,16 +173,7 @@ while :; do
 	kill -0 "$pid" 2>/dev/null || break
 done
 set -e
-sed -n '/=== timer_pipeline summary/,$p' "$OUT/pipeline.log"
-if [ "$status" -ne 0 ]; then
-	echo "run_live: the pipeline exited with status $status; the end" \
-		"of $OUT/pipeline.log:" >&2
-	tail -n 15 "$OUT/pipeline.log" >&2
-fi
-if [ -s "$OUT/flows.json" ]; then
-	echo
-	echo "Flow records by end reason ($OUT/flows.json):"
-	python3 "$ROOT/tests/pipeline/check_records.py" reasons "$OUT/flows.json"
-fi
+. "$ROOT/scripts/run_common.sh"
+run_report run_live "$OUT" "$status"
 echo "Input $PICK; exit status $status; output in $OUT"
 exit "$status"

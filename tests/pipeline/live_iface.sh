@@ -94,32 +94,43 @@ while off + 16 <= len(data):
 EOF
 }
 
-# live NAME VDEV-ARGS ADAPTER: start the pipeline in its namespace, send,
-# wait for every flow to end, SIGINT; sets LOG, RC, FLOWS.
-live() {
-	local name=$1 vdev=$2 ad=$3 i pid app
+# live_start NAME VDEV APP-ARGS...: the pipeline on VDEV in its namespace,
+# with short timeouts, until it runs (its first stats screen); sets LOG,
+# FLOWS, STATS, PID (timeout's) and APP (the pipeline's). Returns 1 if it
+# ended or did not get there.
+live_start() {
+	local name=$1 vdev=$2 i
+	shift 2
 	LOG=$WORK/$name.log
 	FLOWS=$WORK/$name.json
 	STATS=$WORK/$name.stats.json
+	APP=
 	tp_eal
-	tp_args "$LOG" "${EAL[@]}" --vdev=event_sw0 "--vdev=net_pcap0,$vdev" \
+	tp_args "$LOG" "${EAL[@]}" --vdev=event_sw0 "--vdev=$vdev" \
 		-- "${TMO_ARGS[@]}" -T 1 --stats-json "$STATS" \
-		--idle-sleep-us 50 --flows 4096 --timer-adapter "$ad" \
-		--flow-log "$FLOWS"
+		--idle-sleep-us 50 --flows 4096 --flow-log "$FLOWS" "$@"
 	ip netns exec "$NSP" timeout -k 5 40 "$TP_BIN" "${ARGS[@]}" \
 		>"$LOG" 2>&1 &
-	pid=$!
-	TP_PIDS+=("$pid")
-	RC=1
-	for i in $(seq 1 100); do	# running: its first stats screen
-		app=$(pgrep -P "$pid" | head -1)
-		[ -n "$app" ] && grep -q '=== timer_pipeline stats' "$LOG" &&
-			break
-		kill -0 "$pid" 2>/dev/null || return
+	PID=$!
+	TP_PIDS+=("$PID")
+	for i in $(seq 1 100); do
+		APP=$(pgrep -P "$PID" | head -1)
+		if [ -n "$APP" ] && grep -q '=== timer_pipeline stats' "$LOG"; then
+			TP_PIDS+=("$APP")
+			return 0
+		fi
+		kill -0 "$PID" 2>/dev/null || break
 		sleep 0.2
 	done
-	[ -n "$app" ] || return
-	TP_PIDS+=("$app")
+	kill "$PID" 2>/dev/null
+	return 1
+}
+
+# live NAME VDEV-ARGS ADAPTER: net_pcap0 on VDEV-ARGS: start, send, wait
+# for every flow to end, SIGINT; sets LOG, RC, FLOWS.
+live() {
+	RC=1
+	live_start "$1" "net_pcap0,$2" --timer-adapter "$3" || return
 	send tpa || return
 	# Every flow ends by itself: idle timeouts of 1 s at most.
 	for i in $(seq 1 50); do
@@ -127,8 +138,8 @@ live() {
 			break
 		sleep 0.2
 	done
-	kill -INT "$app"
-	wait "$pid"
+	kill -INT "$APP"
+	wait "$PID"
 	RC=$?
 }
 
@@ -213,29 +224,10 @@ drops_known() {
 # driver NAME VDEV: the pipeline in monitor mode on tpb through VDEV.
 driver() {
 	local name=$1 vdev=$2 i rx mon drop known imissed
-	LOG=$WORK/$name.log
-	FLOWS=$WORK/$name.json
-	STATS=$WORK/$name.stats.json
-	tp_eal
-	tp_args "$LOG" "${EAL[@]}" --vdev=event_sw0 "--vdev=$vdev" \
-		-- "${TMO_ARGS[@]}" -T 1 --stats-json "$STATS" \
-		--idle-sleep-us 50 --flows 4096 --fwd-mode monitor \
-		--flow-log "$FLOWS"
-	ip netns exec "$NSP" timeout -k 5 40 "$TP_BIN" "${ARGS[@]}" \
-		>"$LOG" 2>&1 &
-	PID=$!
-	TP_PIDS+=("$PID")
-	for i in $(seq 1 100); do
-		APP=$(pgrep -P "$PID" | head -1)
-		[ -n "$APP" ] && grep -q '=== timer_pipeline stats' "$LOG" &&
-			break
-		kill -0 "$PID" 2>/dev/null || break
-		sleep 0.2
-	done
-	if ! kill -0 "$PID" 2>/dev/null || [ -z "$APP" ]; then
+	if ! live_start "$name" "$vdev" --fwd-mode monitor; then
 		wait "$PID"
 		if grep -qiE 'xdp|bpf|af_packet' "$LOG" &&
-		   ! grep -q 'probe:' "$LOG"; then
+		   ! grep -q '=== timer_pipeline stats' "$LOG"; then
 			echo "[ SKIP ] pipeline.live_iface: $name: the driver does" \
 				"not start here: $(grep -iE 'error|fail' "$LOG" |
 				head -1)"
@@ -245,7 +237,6 @@ driver() {
 		fi
 		return
 	fi
-	TP_PIDS+=("$APP")
 	if ! replay; then
 		kill -INT "$APP"
 		wait "$PID"
