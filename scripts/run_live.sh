@@ -29,8 +29,9 @@
 # Output in DIR (default build/live/IFACE): flows.json (one JSON record per
 # flow), summary.json (--summary-json), stats.json (one line per stats
 # period), pipeline.log. Environment: BUILD_DIR (default build),
-# TP_RUN_TIMEOUT (seconds, default 86400: the run is then stopped with
-# SIGINT, flushing every flow), TP_STATS_PERIOD (default 5). Memory:
+# TP_RUN_TIMEOUT (seconds, default 86400: the pipeline's --duration, which
+# ends the run flushing every flow; timeout kills it 120 s after that),
+# TP_STATS_PERIOD (default 5). Memory:
 # hugepages (-m 256) where 128 of 2 MB are free, else --no-huge.
 # "run_live.sh --print-vdev NAME IFACE" prints the --vdev and --rxd of
 # input NAME (for scripts/bench_live.sh, which measures the same).
@@ -149,20 +150,26 @@ echo "run_live: input $PICK (--vdev=$(vdev_of "$PICK" "$IFACE"))" |
 
 cmd=("$BIN" "${EAL[@]}" "--vdev=$(vdev_of "$PICK" "$IFACE")" --
      --fwd-mode monitor --rxd "$RXD" --idle-sleep-us 20
-     -T "${TP_STATS_PERIOD:-5}"
+     -T "${TP_STATS_PERIOD:-5}" --duration "${TP_RUN_TIMEOUT:-86400}"
      --flow-log "$OUT/flows.json" --stats-json "$OUT/stats.json"
      --summary-json "$OUT/summary.json" "$@")
 echo "\$ ${cmd[*]}" | tee "$OUT/pipeline.log" >&2
-# timeout runs the pipeline in a process group of its own, so that a
-# Ctrl-C reaches this script alone, which passes one SIGINT on: the
-# pipeline takes a second signal as "stop at once, without flushing".
+# The pipeline takes a second signal as "stop at once, without
+# flushing", so it must get exactly one. timeout runs it in a process
+# group of its own: a Ctrl-C reaches this script alone, which signals the
+# pipeline itself, once. Not through timeout: a signalled timeout passes
+# the signal to its child and then to its whole group, the child again.
+# So the time limit is the pipeline's own --duration (one stop, flushed),
+# and timeout only a backstop after it (SIGTERM, then SIGKILL).
 set +e
-timeout -s INT -k 10 "${TP_RUN_TIMEOUT:-86400}" "${cmd[@]}" \
+timeout -k 10 "$((${TP_RUN_TIMEOUT:-86400} + 120))" "${cmd[@]}" \
 	>>"$OUT/pipeline.log" 2>&1 &
 pid=$!
 stop() {
+	local app
 	trap '' INT TERM
-	kill -INT "$pid" 2>/dev/null
+	app=$(pgrep -P "$pid" | head -1)
+	kill -INT "${app:-$pid}" 2>/dev/null
 }
 trap stop INT TERM
 echo "run_live: running on $IFACE (pid $pid); Ctrl-C ends it" >&2
