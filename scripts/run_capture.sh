@@ -102,16 +102,7 @@ status=$?
 set -e
 rm -rf "/var/run/dpdk/$prefix"
 # The end of the summary and the exactly-once check.
-sed -n '/=== timer_pipeline summary/,$p' "$OUT/pipeline.log"
-if [ "$status" -ne 0 ]; then
-	echo "run_capture: the pipeline exited with status $status; the end" \
-		"of $OUT/pipeline.log:" >&2
-	tail -n 15 "$OUT/pipeline.log" >&2
-fi
-if [ -s "$OUT/flows.json" ]; then
-	echo
-	echo "Flow records by end reason ($OUT/flows.json):"
-	python3 "$ROOT/tests/pipeline/check_records.py" reasons "$OUT/flows.json"
-fi
+. "$ROOT/scripts/run_common.sh"
+run_report run_capture "$OUT" "$status"
 echo "Exit status $status; output in $OUT"
 exit "$status"

@@ -10,8 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 PKGS="dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config libpcap-dev gcc python3 coreutils procps"
-# tests/pipeline/live_iface.sh: network namespaces and veth pairs (ip).
-PKGS="$PKGS iproute2"
+# tests/pipeline/live_iface.sh and scripts/bench_live.sh: network namespaces
+# and veth pairs (ip), a sender at a fixed rate (tcpreplay --pps).
+PKGS="$PKGS iproute2 tcpreplay"
 # The documentation (scripts/docs.sh), its tested commands and tools/plot_run.py.
 PKGS="$PKGS python3-sphinx doxygen tcpdump python3-matplotlib"
 # The guides' figures (graphviz for the diagrams) and the browser test of

@@ -293,7 +293,7 @@ main(int argc, char **argv)
 		goto out_evdev;
 	/* >8 End of setup. */
 
-	status = tp_run(ctx);
+	status = cfg.probe_ports ? tp_ports_probe_report(ctx) : tp_run(ctx);
 
 	/* Teardown in reverse order. 8< */
 out_evdev:

@@ -61,6 +61,7 @@ static const struct tp_enum_name tp_fwd_names[] = {
 	{ "pair", TP_FWD_PAIR, NULL },
 	{ "loop", TP_FWD_LOOP, NULL },
 	{ "drop", TP_FWD_DROP, NULL },
+	{ "monitor", TP_FWD_MONITOR, NULL },
 	{ NULL, 0, NULL },
 };
 
@@ -132,7 +133,9 @@ const struct tp_option tp_options[] = {
 	TP_UINT("mbufs", 0, "ports", nb_mbufs, 0, 16 * 1024 * 1024, "N",
 		"mbufs in the pool, 0 = sized for ports, events and captures"),
 	TP_ENUM("fwd-mode", "ports", fwd_mode, tp_fwd_names, "MODE",
-		"pair (0<->1, 2<->3), loop (same port) or drop"),
+		"pair (0<->1, 2<->3), loop (same port), drop (counted as "
+		"drop_fwd_drop) or monitor (no TX: metered, counted as "
+		"monitored; for live interfaces)"),
 	TP_BOOL("mac-updating", "ports", mac_updating,
 		"rewrite source/destination MAC like l2fwd"),
 	TP_ENUM("malformed", "ports", malformed, tp_malformed_names, "POLICY",
@@ -245,6 +248,10 @@ const struct tp_option tp_options[] = {
 		"ending the flows still live as forced end instead of "
 		"waiting for their timeouts (what softflowd -r does at the "
 		"end of its file); every RX port must read capture files"),
+	TP_BOOL("probe-ports", "run", probe_ports,
+		"set up and start the ports, print each one's driver and "
+		"queues, stop and exit 0 without reading a packet "
+		"(scripts/run_live.sh picks its input driver with it)"),
 	TP_UINT("fault-worker-delay-us", 0, "debug", fault_worker_delay_us, 0,
 		100000, "US", "testing aid: workers spin US per dequeued "
 		"burst (slow workers, event device backpressure)"),

@@ -70,7 +70,8 @@ enum tp_table_full {
 enum tp_fwd_mode {
 	TP_FWD_PAIR,		/**< Port pairs 0<->1, 2<->3 (odd last: itself). */
 	TP_FWD_LOOP,		/**< Back out of the receiving port. */
-	TP_FWD_DROP,		/**< Count and free. */
+	TP_FWD_DROP,		/**< Count and free, as a drop (fwd_drop). */
+	TP_FWD_MONITOR,		/**< Meter and free: no TX (monitored). */
 };
 
 /** Malformed packet policy. */
@@ -155,6 +156,7 @@ struct tp_config {
 	uint32_t nb_mbufs;		/**< Mbuf pool size, 0 = auto. */
 	uint32_t duration_s;		/**< Stop after this long, 0 = never. */
 	bool stop_when_done;		/**< Stop when input ended, flows aged. */
+	bool probe_ports;		/**< Start the ports, then exit. */
 	bool flush_at_eof;		/**< Stop when every capture is read,
 					 * ending live flows (softflowd -r). */
 	bool rx_lcores_set;		/**< --rx-lcores was given. */

@@ -36,8 +36,8 @@
 #define TP_COUNTER_TABLE(C, A) \
 	C(rx_pkts, TP_GRP_RX, "pkts", TP_CTR_LCORE, "packets", \
 	  "Packets the RX lcores received.", \
-	  "rx_pkts = forwarded + dropped + events_in_flight (the " \
-	  "exactly-once check).") \
+	  "rx_pkts = forwarded + monitored + dropped + events_in_flight " \
+	  "(the exactly-once check).") \
 	C(rx_bytes, TP_GRP_RX, "bytes", 0, "bytes", \
 	  "Bytes of those packets on the wire (frame length; a capture's " \
 	  "record length, not the bytes it kept).", "") \
@@ -61,6 +61,10 @@
 	C(forwarded, TP_GRP_TX, "forwarded", TP_CTR_LCORE, "packets", \
 	  "Packets handed to TX and sent.", \
 	  "TX queue overflows count as drop_tx_full, not here.") \
+	C(monitored, TP_GRP_TX, "monitored", 0, "packets", \
+	  "Packets metered and not sent: --fwd-mode monitor (no TX).", \
+	  "Neither forwarded nor dropped: rx_pkts = forwarded + monitored " \
+	  "+ dropped + events_in_flight.") \
 	C(dropped, TP_GRP_TX, "dropped", 0, "packets", \
 	  "Packets dropped, every reason.", \
 	  "The sum of the drop_<reason> counters.") \
@@ -146,7 +150,12 @@
 	  "The ethdev counters summed over the ports: packets received.", \
 	  "What never reached the pipeline shows only in port_*.") \
 	C(port_imissed, TP_GRP_PORTS, "imissed", 0, "packets", \
-	  "Packets the ports dropped: RX queue full.", "") \
+	  "Packets the ports dropped before RX: RX queue full or, on a " \
+	  "live interface, the kernel's drops (net_pcap: pcap_stats; " \
+	  "net_af_xdp: XDP_STATISTICS rx_dropped only; net_af_packet: PACKET_STATISTICS " \
+	  "from DPDK 25.11).", \
+	  "Not in rx_pkts: these never reached the pipeline. Not a " \
+	  "count where port_drops_unknown is above 0.") \
 	C(port_rx_nombuf, TP_GRP_PORTS, "rx_nombuf", 0, "packets", \
 	  "Packets the ports dropped: no mbuf.", "") \
 	C(port_ierrors, TP_GRP_PORTS, "ierrors", 0, "packets", \
@@ -161,6 +170,12 @@
 	  "write errors; oerrors does not show them).", \
 	  "Above 0: the run exits with status 3. Checked for a port with " \
 	  "one tx_pcap file.") \
+	C(port_drops_unknown, TP_GRP_PORTS, "drops_unknown", 0, "ports", \
+	  "Ports whose driver does not count the kernel's drops in " \
+	  "imissed: net_af_packet before DPDK 25.11 (it does not read " \
+	  "PACKET_STATISTICS), net_af_xdp (not rx_ring_full).", \
+	  "Above 0: port_imissed is no count of the packets lost before " \
+	  "RX; --summary-json says input_drops known false.") \
 	C(mbufs_pool, TP_GRP_MBUFS, "pool", 0, "mbufs", \
 	  "The packet pool's size.", "") \
 	C(mbufs_in_use, TP_GRP_MBUFS, "in_use", 0, "mbufs", \
@@ -357,6 +372,7 @@ tp_counters_from_slots(const struct tp_lcore_stats *t, struct tp_counters *c)
 	c->rx_oversize = t->rx_oversize;
 	/* TX drops are counted among the drops. */
 	c->forwarded = t->tx_pkts - t->drops[TP_DROP_TX];
+	c->monitored = t->monitored;
 	for (i = 0; i < TP_DROP_MAX; i++) {
 		c->drop[i] = t->drops[i];
 		c->dropped += t->drops[i];
@@ -423,6 +439,7 @@ tp_counters_read(const struct tp_ctx *ctx, struct tp_counters *c,
 		c->port_oerrors += s.oerrors;
 	}
 	c->port_tx_pcap_short = ctx->tx_pcap_short;
+	c->port_drops_unknown = ctx->live_drops_unknown;
 	if (ctx->pool != NULL) {
 		c->mbufs_pool = ctx->pool->size;
 		c->mbufs_in_use = rte_mempool_in_use_count(ctx->pool);

@@ -64,6 +64,7 @@ struct tp_lcore_stats {
 	uint64_t ev_deq_pkt;		/**< Packet events processed. */
 	uint64_t ev_enq_retry;		/**< Enqueue calls short of credit. */
 	uint64_t tx_pkts;		/**< Packets handed to TX. */
+	uint64_t monitored;		/**< Metered, not sent (monitor). */
 	uint64_t drops[TP_DROP_MAX];	/**< Drops by reason. */
 	uint64_t flows_created;		/**< Flows created. */
 	uint64_t flows_ended[TP_END_MAX]; /**< Flows finalised by reason. */
@@ -99,6 +100,7 @@ struct tp_counters {
 	uint64_t rx_oversize;		/**< Wire length over 65535. */
 	/* tx */
 	uint64_t forwarded;		/**< Sent (handed to TX, not dropped). */
+	uint64_t monitored;		/**< Metered, not sent (monitor mode). */
 	uint64_t dropped;		/**< Dropped, every reason. */
 	uint64_t drop[TP_DROP_MAX];	/**< Dropped, by reason. */
 	/* flows */
@@ -138,6 +140,7 @@ struct tp_counters {
 	uint64_t port_opackets;		/**< Idem. */
 	uint64_t port_oerrors;		/**< Idem. */
 	uint64_t port_tx_pcap_short;	/**< Bytes tx_pcap files lack. */
+	uint64_t port_drops_unknown;	/**< Ports: kernel drops not counted. */
 	/* mbufs */
 	uint64_t mbufs_pool;		/**< Pool size. */
 	uint64_t mbufs_in_use;		/**< Taken from it. */

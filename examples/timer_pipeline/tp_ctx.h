@@ -175,6 +175,11 @@ struct tp_ctx {
 					 * input ended (its largest gap when
 					 * paced, plus 500 ms). */
 	bool ports_started;		/**< For teardown. */
+	/** Ports whose driver does not count the kernel's drops in
+	 * imissed (tp_live.c), and why, for the first of them.
+	 */
+	uint64_t live_drops_unknown;
+	char live_drops_why[192];
 	struct rte_mempool *pool;	/**< Packet mbufs. */
 	int meta_offset;		/**< Our mbuf dynfield (tp_pkt_meta). */
 	int wire_offset;		/**< Wire length dynfield (uint32_t). */

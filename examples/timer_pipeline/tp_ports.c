@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -30,6 +31,7 @@
 #include "tp_capture.h"
 #include "tp_ctx.h"
 #include "tp_lcore.h"
+#include "tp_live.h"
 #include "tp_ports.h"
 #include "tp_replay.h"
 
@@ -230,6 +232,7 @@ tp_ports_probe(struct tp_ctx *ctx)
 	}
 	if (tp_ports_input_info(ctx) < 0)
 		return -EINVAL;
+	tp_live_ports_check(ctx);
 	for (i = 0; cfg->fwd_mode == TP_FWD_PAIR && i + 1 < ctx->nb_ports;
 	     i += 2) {
 		ctx->dst_port[ctx->ports[i]] = ctx->ports[i + 1];
@@ -516,6 +519,27 @@ tp_ports_start(struct tp_ctx *ctx)
 	tp_capture_release();
 	tp_ports_wait_link(ctx);
 	return 0;
+}
+
+int
+tp_ports_probe_report(const struct tp_ctx *ctx)
+{
+	struct rte_eth_dev_info info;
+	struct rte_eth_link link;
+	uint16_t i, p;
+
+	for (i = 0; i < ctx->nb_ports; i++) {
+		p = ctx->ports[i];
+		memset(&link, 0, sizeof(link));
+		if (rte_eth_dev_info_get(p, &info) != 0)
+			info.driver_name = "?";
+		rte_eth_link_get_nowait(p, &link);
+		printf("probe: port %u %s rxq %u txq %u link %s\n", p,
+		       info.driver_name, ctx->nb_rxq[p], ctx->nb_txq[p],
+		       link.link_status == RTE_ETH_LINK_UP ? "up" : "down");
+	}
+	fflush(stdout);
+	return EXIT_SUCCESS;
 }
 
 /* Stop and close the ports (net_pcap closes its output file here). */

@@ -27,6 +27,13 @@ int tp_ports_start(struct tp_ctx *ctx);
  */
 uint64_t tp_ports_tx_pcap_short(const struct tp_ctx *ctx);
 
+/**
+ * --probe-ports: the ports are set up and started and no lcore runs.
+ * Prints "probe: port N DRIVER rxq Q txq Q link up|down" per port and
+ * returns EXIT_SUCCESS.
+ */
+int tp_ports_probe_report(const struct tp_ctx *ctx);
+
 /** Stop and close the ports, free the pool. */
 void tp_ports_stop(struct tp_ctx *ctx);
 

@@ -26,6 +26,7 @@
 
 #include "tp_capture.h"
 #include "tp_config_internal.h"
+#include "tp_live.h"
 #include "tp_output.h"
 #include "tp_preflight.h"
 
@@ -117,11 +118,14 @@ tp_vdev_arg(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
-/* Call fn on each key=value of every net_pcap vdev; stop on an error. */
+/*
+ * Call fn on each key=value of every net_pcap vdev (live: of every vdev
+ * of a live input driver, tp_live.h); stop on an error.
+ */
 static int
-tp_pcap_vdevs_walk(int argc, char **argv, int (*fn)(const char *vdev,
-		   const char *key, const char *val, bool infinite,
-		   const struct tp_config *cfg), const struct tp_config *cfg)
+tp_vdevs_walk(int argc, char **argv, bool live, int (*fn)(const char *vdev,
+	      const char *key, const char *val, bool infinite,
+	      const struct tp_config *cfg), const struct tp_config *cfg)
 {
 	char args[4096], *tok, *save, *name;
 	const char *da;
@@ -130,7 +134,8 @@ tp_pcap_vdevs_walk(int argc, char **argv, int (*fn)(const char *vdev,
 
 	for (i = 1; i < argc; i++) {
 		da = tp_vdev_arg(argc, argv, &i);
-		if (da == NULL || (strncmp(da, "net_pcap", 8) != 0 &&
+		if (da == NULL || (live ? !tp_live_vdev(da) :
+				   strncmp(da, "net_pcap", 8) != 0 &&
 				   strncmp(da, "eth_pcap", 8) != 0))
 			continue;
 		if (strlen(da) >= sizeof(args)) {
@@ -169,9 +174,10 @@ tp_check_rx_kv(const char *vdev, const char *key, const char *val,
 #define TP_ARPHRD_LOOPBACK 772
 
 /*
- * A live interface (iface=, rx_iface=, rx_iface_in=, tx_iface=): it
- * exists, in our network namespace, and libpcap reads it as Ethernet.
- * net_pcap's own failure comes after EAL and names neither.
+ * A live interface (iface=, rx_iface=, rx_iface_in=, tx_iface= of
+ * net_pcap; iface= of net_af_packet and net_af_xdp): it exists, in our
+ * network namespace, and is Ethernet. The driver's own failure comes
+ * after EAL and names neither.
  */
 static int
 tp_check_iface_kv(const char *vdev, const char *key, const char *val,
@@ -287,9 +293,9 @@ tp_preflight_check_files(int argc, char **argv, const struct tp_config *cfg)
 {
 	if ((cfg->config_file[0] != '\0' &&
 	     tp_preflight_input(cfg->config_file, "the --config file") < 0) ||
-	    tp_pcap_vdevs_walk(argc, argv, tp_check_rx_kv, cfg) < 0 ||
-	    tp_pcap_vdevs_walk(argc, argv, tp_check_tx_kv, cfg) < 0 ||
-	    tp_pcap_vdevs_walk(argc, argv, tp_check_iface_kv, cfg) < 0 ||
+	    tp_vdevs_walk(argc, argv, false, tp_check_rx_kv, cfg) < 0 ||
+	    tp_vdevs_walk(argc, argv, false, tp_check_tx_kv, cfg) < 0 ||
+	    tp_vdevs_walk(argc, argv, true, tp_check_iface_kv, cfg) < 0 ||
 	    tp_feed_argv(argc, argv) < 0)
 		return -1;
 	if (cfg->flow_log[0] != '\0' &&

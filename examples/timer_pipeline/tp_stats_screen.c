@@ -110,9 +110,16 @@ tp_stats_print(const struct tp_ctx *ctx, bool final)
 	       ctx->cfg->refresh == TP_REFRESH_LAZY ? "lazy" : "every-packet",
 	       ctx->clk.on ? "capture" : "wall");
 	tp_screen_lcores(ctx);
-	for (g = 0; g < TP_GRP_MAX; g++)
+	for (g = 0; g < TP_GRP_MAX; g++) {
 		if (g != TP_GRP_IPFIX || ipfix)
 			tp_screen_group(&c, g);
+		/* The ports' imissed is no count where a driver does not
+		 * count the kernel's drops: say so under the ports' line.
+		 */
+		if (g == TP_GRP_PORTS && ctx->live_drops_unknown > 0)
+			printf("  %-8s input drops unknown (imissed is no "
+			       "full count): %s\n", "", ctx->live_drops_why);
+	}
 	fflush(stdout);
 }
 /* >8 End of the stats screen. */

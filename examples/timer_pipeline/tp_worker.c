@@ -5,7 +5,7 @@
 /*
  * Worker role: dequeue events. Packet events update their flow's counters
  * and TCP state, drop the packet's reference on the flow and are forwarded
- * l2fwd-style (or dropped); timer events age their flow (tp_flow.c).
+ * l2fwd-style (or dropped, or freed in monitor mode); timer events age their flow (tp_flow.c).
  */
 
 #include <string.h>
@@ -106,6 +106,12 @@ tp_worker_fwd(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m)
 
 	if (cfg->fwd_mode == TP_FWD_DROP) {
 		lc->stats.drops[TP_DROP_FWD]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	/* Monitor mode: metered, not sent and not dropped. */
+	if (cfg->fwd_mode == TP_FWD_MONITOR) {
+		lc->stats.monitored++;
 		rte_pktmbuf_free(m);
 		return;
 	}

@@ -200,7 +200,7 @@ OPTIONS=(portmask rx-queues rxd txd burst mbufs fwd-mode mac-updating
 	 tmo-tcp-syn tmo-tcp-est tmo-tcp-closing tmo-udp tmo-icmp tmo-other
 	 tmo-active flows table-full flow-log flow-log-format trace-timers
 	 trace-flow replay-pace replay-speed clock stats-period stats-json duration
-	 stop-when-done
+	 stop-when-done probe-ports
 	 flush-at-eof
 	 fault-worker-delay-us summary-json ipfix ipfix-transport ipfix-flows
 	 ipfix-file

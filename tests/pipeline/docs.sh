@@ -31,6 +31,8 @@
 #   exit_status_table  docs/exit-status.inc is what "--help-exit-rst"
 #                   prints: the reference's exit statuses and --help's
 #                   come from one table (tp_config_text.c)
+#   live_table      docs/bench/live_table.rst is what
+#                   tools/bench_live_report.py makes of docs/bench/live.json
 #   using_it_compiles  the library guide's example compiles (-Werror)
 #   readme_front    README.rst: valid reStructuredText, at most 160 lines,
 #                   opening with exactly the two
@@ -113,6 +115,15 @@ generated() {
 generated options_table options.inc --help-rst
 generated counters_table counters.inc --help-counters-rst
 generated exit_status_table exit-status.inc --help-exit-rst
+
+# live_table: docs/bench/live_table.rst is what docs/bench/live.json gives
+# (tools/bench_live_report.py), so the live-rate figures name their run.
+if python3 tools/bench_live_report.py --check docs/bench/live.json \
+	docs/bench/live_table.rst >"$WORK/live_table.log" 2>&1; then
+	tp_pass live_table
+else
+	tp_fail live_table "$(cat "$WORK/live_table.log")"
+fi
 
 # file_lists: the guides' file lists (testing.rst "Where things live",
 # sample_app.rst's table) name only files that exist, and every source file

@@ -287,7 +287,8 @@ tp_expect_eq() {
 	tp_expect "$1" "$2" eq "$3"
 }
 
-# tp_balanced LOG: from the run's summary JSON, rx == forwarded + dropped
+# tp_balanced LOG: from the run's summary JSON, rx == forwarded + monitored
+# + dropped
 # and the drops add up over their reasons (every counters.drop_* key).
 # False with TP_WHY naming the numbers otherwise.
 tp_balanced() {
@@ -299,14 +300,14 @@ def no(why):
     sys.exit(1)
 try:
     c = json.load(open(sys.argv[1]))["counters"]
-    rx, fwd, drop = c["rx_pkts"], c["forwarded"], c["dropped"]
+    rx, fwd, drop = c["rx_pkts"], c["forwarded"] + c["monitored"], c["dropped"]
     reasons = {k: v for k, v in c.items() if k.startswith("drop_")}
 except (OSError, ValueError, KeyError) as e:
     no("no summary numbers (%s: %s)" % (type(e).__name__, e))
 if not reasons:
     no("no drop_* counter in the summary")
 if rx != fwd + drop or drop != sum(reasons.values()):
-    no("rx %d != forwarded %d + dropped %d, or dropped != sum of %s"
+    no("rx %d != forwarded (+ monitored) %d + dropped %d, or dropped != sum of %s"
        % (rx, fwd, drop, reasons))
 EOF
 	); then

@@ -13,6 +13,16 @@
 # generator's records exactly, and stop cleanly on SIGINT (exit 0,
 # exactly-once check passed). The addresses exist on that wire only.
 #
+# The input drivers at a fixed rate: for each of net_af_xdp, net_af_packet
+# and net_pcap iface= that starts here, tcpreplay --pps sends a capture of
+# known flows (no QinQ: net_af_packet gives 802.1ad frames an 0x8100 outer
+# tag, docs/captures.rst) and the pipeline, in monitor mode, must see
+# every frame and write exactly those records; its summary must say
+# whether it knows the kernel's drops (net_af_packet before DPDK 25.11,
+# net_af_xdp: input_drops known false, imissed null). scripts/run_live.sh picks its
+# input and, on SIGINT while every flow is live, ends them all as forced
+# end within the 2-s shutdown budget.
+#
 # Without the right to create namespaces (not root), every case is
 # reported as passed with SKIP in its name and the reason.
 #
@@ -84,32 +94,43 @@ while off + 16 <= len(data):
 EOF
 }
 
-# live NAME VDEV-ARGS ADAPTER: start the pipeline in its namespace, send,
-# wait for every flow to end, SIGINT; sets LOG, RC, FLOWS.
-live() {
-	local name=$1 vdev=$2 ad=$3 i pid app
+# live_start NAME VDEV APP-ARGS...: the pipeline on VDEV in its namespace,
+# with short timeouts, until it runs (its first stats screen); sets LOG,
+# FLOWS, STATS, PID (timeout's) and APP (the pipeline's). Returns 1 if it
+# ended or did not get there.
+live_start() {
+	local name=$1 vdev=$2 i
+	shift 2
 	LOG=$WORK/$name.log
 	FLOWS=$WORK/$name.json
 	STATS=$WORK/$name.stats.json
+	APP=
 	tp_eal
-	tp_args "$LOG" "${EAL[@]}" --vdev=event_sw0 "--vdev=net_pcap0,$vdev" \
+	tp_args "$LOG" "${EAL[@]}" --vdev=event_sw0 "--vdev=$vdev" \
 		-- "${TMO_ARGS[@]}" -T 1 --stats-json "$STATS" \
-		--idle-sleep-us 50 --flows 4096 --timer-adapter "$ad" \
-		--flow-log "$FLOWS"
+		--idle-sleep-us 50 --flows 4096 --flow-log "$FLOWS" "$@"
 	ip netns exec "$NSP" timeout -k 5 40 "$TP_BIN" "${ARGS[@]}" \
 		>"$LOG" 2>&1 &
-	pid=$!
-	TP_PIDS+=("$pid")
-	RC=1
-	for i in $(seq 1 100); do	# running: its first stats screen
-		app=$(pgrep -P "$pid" | head -1)
-		[ -n "$app" ] && grep -q '=== timer_pipeline stats' "$LOG" &&
-			break
-		kill -0 "$pid" 2>/dev/null || return
+	PID=$!
+	TP_PIDS+=("$PID")
+	for i in $(seq 1 100); do
+		APP=$(pgrep -P "$PID" | head -1)
+		if [ -n "$APP" ] && grep -q '=== timer_pipeline stats' "$LOG"; then
+			TP_PIDS+=("$APP")
+			return 0
+		fi
+		kill -0 "$PID" 2>/dev/null || break
 		sleep 0.2
 	done
-	[ -n "$app" ] || return
-	TP_PIDS+=("$app")
+	kill "$PID" 2>/dev/null
+	return 1
+}
+
+# live NAME VDEV-ARGS ADAPTER: net_pcap0 on VDEV-ARGS: start, send, wait
+# for every flow to end, SIGINT; sets LOG, RC, FLOWS.
+live() {
+	RC=1
+	live_start "$1" "net_pcap0,$2" --timer-adapter "$3" || return
 	send tpa || return
 	# Every flow ends by itself: idle timeouts of 1 s at most.
 	for i in $(seq 1 50); do
@@ -117,8 +138,8 @@ live() {
 			break
 		sleep 0.2
 	done
-	kill -INT "$app"
-	wait "$pid"
+	kill -INT "$APP"
+	wait "$PID"
 	RC=$?
 }
 
@@ -167,6 +188,164 @@ if check rx_tx_iface_rte; then
 		tp_pass rx_tx_iface_rte
 	else
 		tp_fail rx_tx_iface_rte "$TP_WHY" "$LOG"
+	fi
+fi
+
+# --- The input drivers at a fixed rate (tcpreplay --pps) -----------------
+
+RCAP=$WORK/rate.pcap
+RPPS=5000
+$GEN -o "$RCAP" --seed 52 --flows 60 --qinq-pct 0 --size 64-400 \
+	--gap-ms 0.1-1 --flow-interval-ms 1 --expect "$WORK/rate.json" \
+	"${TMO_ARGS[@]}" 2>/dev/null
+RSENT=$($TOOL count "$RCAP")
+RFLOWS=$(python3 -c 'import json, sys
+print(len(json.load(open(sys.argv[1]))["unpaced"]))' "$WORK/rate.json")
+
+# replay: every frame of $RCAP on tpa at $RPPS packets/s; fails on a
+# frame tcpreplay could not send.
+replay() {
+	ip netns exec "$NSS" tcpreplay -q -i tpa --pps "$RPPS" "$RCAP" \
+		>"$WORK/tcpreplay.log" 2>&1 &&
+		grep -q "Actual: $RSENT packets" "$WORK/tcpreplay.log"
+}
+
+# drops_known VDEV: what the summary must say of the kernel's drops.
+drops_known() {
+	case $1 in
+	net_af_packet*)
+		pkg-config --atleast-version=25.11 libdpdk && echo true ||
+			echo false ;;
+	net_af_xdp*) echo false ;;	# not rx_ring_full (tp_live.c)
+	*) echo true ;;
+	esac
+}
+
+# driver NAME VDEV: the pipeline in monitor mode on tpb through VDEV.
+driver() {
+	local name=$1 vdev=$2 i rx mon drop known imissed
+	if ! live_start "$name" "$vdev" --fwd-mode monitor; then
+		wait "$PID"
+		if grep -qiE 'xdp|bpf|af_packet' "$LOG" &&
+		   ! grep -q '=== timer_pipeline stats' "$LOG"; then
+			echo "[ SKIP ] pipeline.live_iface: $name: the driver does" \
+				"not start here: $(grep -iE 'error|fail' "$LOG" |
+				head -1)"
+			tp_pass "${name}_SKIPPED"
+		else
+			tp_fail "$name" "did not start" "$LOG"
+		fi
+		return
+	fi
+	if ! replay; then
+		kill -INT "$APP"
+		wait "$PID"
+		tp_fail "$name" "tcpreplay did not send $RSENT frames" \
+			"$WORK/tcpreplay.log"
+		return
+	fi
+	for i in $(seq 1 50); do
+		[ "$(tp_live_ended "$STATS")" = "$RFLOWS" ] && break
+		sleep 0.2
+	done
+	kill -INT "$APP"
+	wait "$PID"
+	RC=$?
+	read -r rx mon drop known imissed <<<"$(tp_nums "$LOG" rx_pkts \
+		monitored dropped input_drops.known input_drops.imissed)"
+	if ! tp_clean_exit "$RC" "$LOG"; then
+		tp_fail "$name" "exit status $RC or exactly-once check failed" \
+			"$LOG"
+	elif ! tp_expect_eq "rx (frames sent)" "$rx" "$RSENT" ||
+	     ! tp_expect_eq "monitored" "$mon" "$RSENT" ||
+	     ! tp_expect_eq "dropped" "$drop" 0 ||
+	     ! tp_expect_eq "port opackets (monitor: no TX)" \
+		     "$(tp_num "$LOG" port_opackets)" 0; then
+		tp_fail "$name" "$TP_WHY" "$LOG"
+	elif [ "$known" != "$(drops_known "$vdev")" ] ||
+	     { [ "$known" = false ] && [ "$imissed" != none ]; } ||
+	     { [ "$known" = true ] && [ "$imissed" != 0 ]; }; then
+		tp_fail "$name" "input_drops known $known imissed $imissed; \
+want known $(drops_known "$vdev")" "$LOG"
+	elif [ "$known" = false ] &&
+	     ! grep -q 'input drops unknown (imissed is no full count)' "$LOG"; then
+		tp_fail "$name" "no 'input drops unknown' line" "$LOG"
+	elif ! why=$($CHECK records "$FLOWS" "$WORK/rate.json" \
+		     --mode unpaced); then
+		tp_fail "$name" "$why" "$LOG"
+	else
+		tp_pass "$name"
+	fi
+}
+
+if ! command -v tcpreplay >/dev/null; then
+	echo "[ SKIP ] pipeline.live_iface: no tcpreplay (scripts/setup.sh)"
+	tp_pass rate_SKIPPED
+else
+	driver rate_af_xdp net_af_xdp0,iface=tpb
+	driver rate_af_packet net_af_packet0,iface=tpb
+	driver rate_pcap net_pcap0,iface=tpb
+fi
+
+# --- scripts/run_live.sh: its pick, and Ctrl-C with every flow live -------
+
+# The script, as a shell started from a terminal runs it (SIGINT not
+# ignored, as it is for a background job of this script), with long
+# timeouts: no flow ends before the signal.
+name=run_live_ctrl_c
+RL=$WORK/run_live
+ip netns exec "$NSP" timeout -k 5 60 python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp("bash", ["bash"] + sys.argv[1:])' "$TP_SRC/scripts/run_live.sh" \
+	tpb -o "$RL" -- --tmo-tcp-syn 30 --tmo-tcp-est 30 --tmo-tcp-closing 30 \
+	--tmo-udp 30 --tmo-icmp 30 --tmo-other 30 -T 1 \
+	>"$WORK/$name.out" 2>"$WORK/$name.err" &
+RPID=$!
+TP_PIDS+=("$RPID")
+for i in $(seq 1 150); do
+	grep -q '=== timer_pipeline stats' "$RL/pipeline.log" 2>/dev/null && break
+	kill -0 "$RPID" 2>/dev/null || break
+	sleep 0.2
+done
+if ! grep -q '=== timer_pipeline stats' "$RL/pipeline.log" 2>/dev/null; then
+	kill -INT "$RPID" 2>/dev/null
+	wait "$RPID"
+	tp_fail $name "the script's pipeline did not start" "$WORK/$name.err"
+elif ! replay; then
+	kill -INT "$RPID"
+	wait "$RPID"
+	tp_fail $name "tcpreplay did not send $RSENT frames" "$WORK/tcpreplay.log"
+else
+	kill -INT "$RPID"
+	wait "$RPID"
+	RC=$?
+	cp "$RL/summary.json" "$WORK/$name.sum.json" 2>/dev/null
+	cp "$RL/pipeline.log" "$WORK/$name.log"
+	read -r rx ended forced req stopped <<<"$(tp_nums "$WORK/$name.log" \
+		rx_pkts flows_ended ended_forced_end times.stop_request_ms \
+		times.stopped_ms)"
+	pick=$(sed -n 's/^run_live: input \([a-z_]*\) .*/\1/p' "$WORK/$name.err")
+	if [ "$RC" -ne 0 ] || ! tp_clean_exit 0 "$WORK/$name.log"; then
+		tp_fail $name "exit status $RC or exactly-once check failed" \
+			"$WORK/$name.err"
+	elif [ -z "$pick" ] || ! grep -q "^Input $pick; exit status 0" \
+		"$WORK/$name.out"; then
+		tp_fail $name "the script named no input it picked" "$WORK/$name.err"
+	elif ! tp_numbers req="$req" stopped="$stopped"; then
+		tp_fail $name "$TP_WHY" "$WORK/$name.log"
+	elif ! tp_expect_eq "rx (frames sent)" "$rx" "$RSENT" ||
+	     ! tp_expect_eq "flows ended" "$ended" "$RFLOWS" ||
+	     ! tp_expect_eq "ended as forced end" "$forced" "$RFLOWS" ||
+	     ! tp_expect "signal to stopped, ms (2-s budget)" \
+		     $((stopped - req)) le 2000; then
+		tp_fail $name "$TP_WHY" "$WORK/$name.log"
+	elif [ "$(wc -l <"$RL/flows.json")" != "$RFLOWS" ]; then
+		tp_fail $name "$(wc -l <"$RL/flows.json") records, want $RFLOWS" \
+			"$WORK/$name.log"
+	else
+		echo "  (run_live picked $pick; stopped $((stopped - req)) ms" \
+			"after the signal)"
+		tp_pass $name
 	fi
 fi
 

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The timer_pipeline authors
+#
+# Live interfaces at speed: the highest packet rate each input receives
+# with no loss, on the same veth traffic, side by side in one run:
+# net_af_xdp, net_af_packet, net_pcap iface= (the pipeline in monitor
+# mode, each with the --vdev and --rxd scripts/run_live.sh uses) and
+# softflowd -i (libpcap).
+#
+#     bash scripts/bench_live.sh [--quick] [--dpdk VERSION]
+#
+# Two network namespaces of its own joined by a veth pair (IPv6 off: the
+# only traffic is ours); tcpreplay --pps sends a generated capture (1,000
+# untagged flows, 64-400-byte frames, looped) on one end, the input reads
+# the other. Layout on 2 CPUs: the pipeline's lcore 0 (RX and worker,
+# --idle-sleep-us 20) and its service lcore 1 (event_sw scheduler and timer
+# adapter, busy); the sender and the kernel's veth work share them
+# (tcpreplay's CPU is measured per trial). Search (tools/bench_live.py):
+# rates doubling from 20,000 packets/s, then 3 bisections; 3 repetitions
+# per step, interleaved across inputs; a step passes when every
+# repetition loses nothing. --quick: 1 repetition, 1 bisection.
+#
+# Output: OUT/live.json (default bench/), with date, commit and DPDK
+# version, and OUT/live_table.rst (tools/bench_live_report.py); docs/bench/
+# holds the published run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/bench_common.sh
+bench_dpdk_select "$@"
+set -- ${BENCH_ARGS[@]+"${BENCH_ARGS[@]}"}
+REPS=3 BISECT=3
+[ "${1:-}" = --quick ] && { REPS=1 BISECT=1; }
+[ "$(id -u)" = 0 ] || { echo "bench_live: needs root (netns)" >&2; exit 1; }
+for c in tcpreplay softflowd softflowctl ip; do
+	command -v $c >/dev/null || { echo "bench_live: no $c (scripts/setup.sh)" >&2; exit 1; }
+done
+ninja -C "$BUILD_DIR" >/dev/null
+BIN=$BUILD_DIR/examples/timer_pipeline/dpdk-timer_pipeline
+mkdir -p "$OUT"
+NSS=tpbl$$s NSP=tpbl$$p
+WORK=$(mktemp -d /tmp/tp_bench_live_XXXXXX)
+cleanup() {
+	ip netns del "$NSS" 2>/dev/null || true
+	ip netns del "$NSP" 2>/dev/null || true
+	rm -rf "$WORK" /var/run/dpdk/tp_bench_live_*
+}
+trap cleanup EXIT
+ip netns add "$NSS"
+ip netns add "$NSP"
+for ns in "$NSS" "$NSP"; do
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	ip -n "$ns" link set lo up
+done
+ip link add tbla netns "$NSS" type veth peer name tblb netns "$NSP"
+ip -n "$NSS" link set tbla up
+ip -n "$NSP" link set tblb up
+CAP=$WORK/live.pcap
+python3 tools/gen_pcap.py -o "$CAP" --seed 7 --flows 1000 --vlan-pct 0 \
+	--qinq-pct 0 --size 64-400 --gap-ms 0.01-0.1 \
+	--flow-interval-ms 0.01 >/dev/null
+VDEVS=()
+for name in af_xdp af_packet pcap; do
+	read -r vdev rxd <<<"$(bash scripts/run_live.sh --print-vdev "$name" tblb)"
+	VDEVS+=(--vdev "$name=$vdev:$rxd")
+done
+echo "bench_live: $(nproc) CPUs; pipeline lcore 0 RX+worker, service lcore 1; sender tcpreplay"
+python3 tools/bench_live.py --bin "$BIN" --cap "$CAP" --ns-send "$NSS" \
+	--ns-recv "$NSP" --if-send tbla --if-recv tblb --out "$OUT/live.json" \
+	--reps "$REPS" --bisect "$BISECT" "${VDEVS[@]}"
+bench_stamp "$OUT/live.json"
+python3 tools/bench_live_report.py "$OUT/live.json" "$OUT/live_table.rst"
