@@ -149,8 +149,8 @@ def main(argv):
                  "lateness_hist_log2_us", [])),
               ("direct", (c.summary("direct") or {}).get("counters", {}).get(
                   "lateness_hist_log2_us", [])))}
-    that(5, share["slow"] is not None and share["slow"] >= 0.20,
-         "expiries 16 ms or more late: slow %s (at least 20 %%), direct %s "
+    that(5, share["slow"] is not None and share["slow"] >= 0.10,
+         "expiries 16 ms or more late: slow %s (at least 10 %%), direct %s "
          "(not compared)" % (share["slow"], share["direct"]))
     same43(5, "slow", "direct")
     that(5, num("slow", "adapter_expiries") is not None and
