@@ -37,7 +37,7 @@ DRIVERS=bus/vdev,mempool/ring,event/sw,event/dsw,net/null,net/pcap,net/af_packet
 # Each must be in the install, or the build failed us (net/af_xdp needs
 # libxdp >= 1.2 or libbpf; Debian 12 has both).
 REQUIRED_PMDS="bus_vdev mempool_ring event_sw event_dsw net_null net_pcap net_af_packet net_af_xdp"
-PKGS="meson ninja-build pkg-config gcc python3 python3-pyelftools libpcap-dev libxdp-dev libbpf-dev libelf-dev zlib1g-dev xz-utils"
+PKGS="meson ninja-build pkg-config gcc python3 python3-pyelftools libnuma-dev libpcap-dev libxdp-dev libbpf-dev libelf-dev zlib1g-dev xz-utils"
 
 die() { echo "dpdk.sh: $*" >&2; exit 1; }
 log() { echo "dpdk.sh: $*" >&2; }

@@ -533,9 +533,10 @@ tp_ports_probe_report(const struct tp_ctx *ctx)
 		memset(&link, 0, sizeof(link));
 		if (rte_eth_dev_info_get(p, &info) != 0)
 			info.driver_name = "?";
-		rte_eth_link_get_nowait(p, &link);
+		/* A driver that cannot tell (an error) reads "unknown". */
 		printf("probe: port %u %s rxq %u txq %u link %s\n", p,
 		       info.driver_name, ctx->nb_rxq[p], ctx->nb_txq[p],
+		       rte_eth_link_get_nowait(p, &link) != 0 ? "unknown" :
 		       link.link_status == RTE_ETH_LINK_UP ? "up" : "down");
 	}
 	fflush(stdout);
