@@ -61,6 +61,7 @@ tp_flow_free_cb(void *p, void *e, unsigned int n)
 		memset(f->bytes, 0, sizeof(f->bytes));
 		memset(f->tcp_flags, 0, sizeof(f->tcp_flags));
 		f->tim.state = RTE_EVENT_TIMER_NOT_ARMED;
+		f->key = NULL;	/* the key slot goes back below */
 		/* The entry must read FREE before the position can be
 		 * handed out again by rte_hash_add_key_with_hash().
 		 */
@@ -123,7 +124,9 @@ tp_flow_table_create(struct tp_ctx *ctx)
 			 TP_REF_REASON_MASK >> TP_REF_REASON_SHIFT);
 	/* rte_hash_crc() reads the key 8 bytes at a time, no tail. */
 	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_key) % 8 != 0);
-	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_key) != 48);
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_key) != 40);
+	/* Two lines of state and the timer's (docs/sample_app.rst). */
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow) != 3 * RTE_CACHE_LINE_SIZE);
 
 	ft->capacity = cap;
 	ft->h = rte_hash_create(&hp);
@@ -141,7 +144,6 @@ tp_flow_table_create(struct tp_ctx *ctx)
 	if (ft->entries == NULL)
 		goto nomem;
 	for (i = 0; i < ft->nb_entries; i++) {
-		ft->entries[i].pos = i;
 		rte_spinlock_init(&ft->entries[i].tim_lock);
 		ft->entries[i].tim.state = RTE_EVENT_TIMER_NOT_ARMED;
 	}
@@ -214,6 +216,7 @@ tp_flow_finalise(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 		 uint32_t reason)
 {
 	struct tp_flow_table *ft = &ctx->ft;
+	uint32_t pos = tp_flow_pos(ft, f);
 	int ret;
 
 	/* Only the holder of the last reference of an ended flow. */
@@ -222,10 +225,10 @@ tp_flow_finalise(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	lc->stats.flows_ended[reason]++;
 	TP_TRACE(ctx, f, TP_TRACE_RECORD, 0, reason);
 	rte_spinlock_lock(&ft->reclaim_lock);
-	ret = rte_rcu_qsbr_dq_enqueue(ft->dq, &f->pos);
+	ret = rte_rcu_qsbr_dq_enqueue(ft->dq, &pos);
 	rte_spinlock_unlock(&ft->reclaim_lock);
 	if (ret != 0)	/* cannot happen: the queue holds every position */
-		TP_LOG(ERR, "slot %u not queued for reclaim: %s", f->pos,
+		TP_LOG(ERR, "slot %u not queued for reclaim: %s", pos,
 		       rte_strerror(rte_errno));
 }
 
@@ -259,7 +262,7 @@ static void
 tp_flow_unhash(struct tp_ctx *ctx, struct tp_flow *f, uint32_t reason)
 {
 	__atomic_fetch_sub(&ctx->ft.nb_live, 1, __ATOMIC_RELAXED);
-	rte_hash_del_key_with_hash(ctx->ft.h, &f->key, f->sig);
+	rte_hash_del_key_with_hash(ctx->ft.h, f->key, f->sig);
 	TP_TRACE(ctx, f, TP_TRACE_END, 0, reason);
 }
 
@@ -337,8 +340,17 @@ tp_flow_init(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 {
 	struct rte_event *ev = &f->tim.ev;
 	uint8_t cls = tp_flow_initial_class(pp->key.proto, pp->tcp_flags);
+	void *key = NULL;
 
-	f->key = pp->key;
+	/* The key rte_hash stored when it gave us the position: ours until
+	 * tp_flow_free_cb() frees the position (this lookup cannot fail,
+	 * the key is in the table and only we may delete it).
+	 */
+	RTE_VERIFY(rte_hash_get_key_with_position(ctx->ft.h,
+			(int32_t)tp_flow_pos(&ctx->ft, f), &key) == 0 &&
+		   key != NULL);
+	f->key = key;
+	f->proto = pp->key.proto;
 	f->sig = sig;
 	f->init_lo = pp->lo_is_src;
 	f->tmo_class = cls;

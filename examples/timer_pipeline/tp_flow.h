@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_common.h>
 #include <rte_event_timer_adapter.h>
@@ -50,15 +51,48 @@ enum tp_end_reason {
 };
 
 /** Bidirectional flow key: the lower (address, port) end comes first. */
+/*
+ * 40 bytes, so that rte_hash's key slot (an 8-byte data pointer and the
+ * key, rounded up to 16) is 48 bytes, not 64. An IPv4 address is stored
+ * IPv4-mapped (::ffff:a.b.c.d, RFC 4291 2.5.5.2): a key is IPv4 when both
+ * ends are, and the parser counts an IPv6 packet whose two addresses are
+ * IPv4-mapped as malformed (such addresses never appear on the wire;
+ * Linux drops them too), so no IPv6 key reads as IPv4. Every bit is set
+ * by the parser: the key has no padding.
+ */
 struct tp_flow_key {
-	uint8_t addr[2][16];	/**< IPv4 uses the first 4 bytes. */
+	uint8_t addr[2][16];	/**< IPv6, or IPv4-mapped IPv4. */
 	uint16_t port[2];	/**< L4 ports, network order (0: none). */
-	uint16_t vlan[2];	/**< Outer and inner VLAN id (0: none). */
-	uint8_t proto;		/**< IP protocol (after IPv6 extensions). */
-	uint8_t ipver;		/**< 4 or 6. */
-	uint16_t pad;		/**< Zero. */
-	uint32_t pad2;		/**< Zero: the key is a whole number of words. */
+	uint32_t vlan0 : 12;	/**< Outer VLAN id (0: none). */
+	uint32_t vlan1 : 12;	/**< Inner VLAN id (0: none). */
+	uint32_t proto : 8;	/**< IP protocol (after IPv6 extensions). */
 } __rte_aligned(8); /* rte_hash_crc reads the key 8 bytes at a time. */
+
+/** Is this 16-byte address IPv4-mapped (::ffff:0:0/96)? */
+static inline bool
+tp_addr_v4mapped(const uint8_t *a)
+{
+	static const uint8_t prefix[12] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
+	};
+
+	return memcmp(a, prefix, sizeof(prefix)) == 0;
+}
+
+/** The key's IP version, 4 or 6. */
+static inline uint8_t
+tp_key_ipver(const struct tp_flow_key *k)
+{
+	return tp_addr_v4mapped(k->addr[0]) && tp_addr_v4mapped(k->addr[1]) ?
+		4 : 6;
+}
+
+/** End e's address as on the wire: 4 bytes for IPv4, else 16. */
+static inline const uint8_t *
+tp_key_addr(const struct tp_flow_key *k, unsigned int e)
+{
+	return tp_key_ipver(k) == 4 ? k->addr[e] + 12 : k->addr[e];
+}
 
 /* Reference word layout. */
 #define TP_REF_COUNT_MASK 0x00ffffffu
@@ -70,19 +104,26 @@ struct tp_flow_key {
 /** Position meaning "no flow" in packet metadata. */
 #define TP_POS_NONE UINT32_MAX
 
-/** A flow. RX writes the first line, workers the counters. */
+/**
+ * A flow: 192 bytes, three cache lines. The first two hold the flow's
+ * state, the third its rte_event_timer (which DPDK declares cache
+ * aligned). The key is not here: rte_hash keeps it in its key store, at the
+ * flow's position, for as long as the position is taken (rte_hash deletes
+ * never free a key slot in lock-free mode; tp_flow_free_cb() does), and
+ * 'key' points at it. RX writes the identity and last_tsc, workers the
+ * counters and the record times; the timer fields belong to the holder of
+ * tim_lock. docs/sample_app.rst ("The flow entry") gives each byte.
+ */
 struct tp_flow {
 	uint32_t ref;			/**< Life cycle word (atomic). */
 	uint8_t tmo_class;		/**< enum tp_tmo_class (atomic u8). */
 	uint8_t init_lo;		/**< Initiator is key end 0. */
 	uint8_t traced;			/**< --trace-timers / --trace-flow. */
-	uint8_t pad;
-	uint32_t sig;			/**< Hash of the key. */
-	uint32_t pos;			/**< Own index (key position). */
+	uint8_t proto;			/**< key->proto, on the worker's line. */
+	const struct tp_flow_key *key;	/**< In rte_hash's key store. */
 	uint64_t last_tsc;		/**< Last packet seen by RX (atomic). */
 	uint64_t first_tsc;		/**< Creation, for the active timeout. */
 	uint64_t serial;		/**< Creation order, for --trace-timers. */
-	struct tp_flow_key key;		/**< Key, for delete and the record. */
 	/* Packet counters, written under the flow's scheduling context. */
 	uint64_t pkts[2];		/**< Packets per direction. */
 	uint64_t bytes[2];		/**< Bytes (L2 frames) per direction. */
@@ -98,8 +139,10 @@ struct tp_flow {
 	uint8_t tcp_flags[2];		/**< TCP flags seen per direction. */
 	uint16_t in_port;		/**< Port of the first packet (RX). */
 	uint16_t icmp_tc;		/**< Its ICMP type << 8 | code (RX). */
+	uint16_t pad;
 	/* Timer: operated only by the holder of tim_lock once published. */
 	rte_spinlock_t tim_lock;	/**< Serialises arm/cancel/expiry. */
+	uint32_t sig;			/**< Hash of the key. */
 	uint64_t deadline_tsc;		/**< When the armed timer is due. */
 	struct rte_event_timer tim __rte_cache_aligned; /**< The timer. */
 } __rte_cache_aligned;
@@ -151,6 +194,13 @@ static inline uint8_t
 tp_flow_dir(const struct tp_flow *f, bool lo_is_src)
 {
 	return (uint8_t)(lo_is_src != (bool)f->init_lo);
+}
+
+/** The flow's position in the table (its key's, in rte_hash). */
+static inline uint32_t
+tp_flow_pos(const struct tp_flow_table *ft, const struct tp_flow *f)
+{
+	return (uint32_t)(f - ft->entries);
 }
 
 static inline struct tp_flow *

@@ -64,6 +64,7 @@ enum tp_pkt_class {
 /** Result of parsing one packet. */
 struct tp_parsed {
 	struct tp_flow_key key;	/**< Flow key (TP_PKT_FLOW). */
+	uint8_t ipver;		/**< 4 or 6 (tp_key_ipver() of the key). */
 	bool lo_is_src;		/**< The sender is key end 0. */
 	uint8_t tcp_flags;	/**< TCP flags, 0 if not TCP. */
 	uint16_t icmp_tc;	/**< ICMP type << 8 | code (IPFIX), else 0. */
@@ -235,9 +236,9 @@ tp_parse_vlans(const uint8_t *l2, uint32_t l2_len, struct tp_flow_key *key)
 			      sizeof(struct rte_vlan_hdr);
 
 	if (tags >= 1)
-		key->vlan[0] = tp_rd16(l2 + 14) & 0xfff;
+		key->vlan0 = tp_rd16(l2 + 14) & 0xfff;
 	if (tags >= 2)
-		key->vlan[1] = tp_rd16(l2 + 18) & 0xfff;
+		key->vlan1 = tp_rd16(l2 + 18) & 0xfff;
 }
 
 /*
@@ -248,7 +249,7 @@ tp_parse_vlans(const uint8_t *l2, uint32_t l2_len, struct tp_flow_key *key)
 static __rte_always_inline bool
 tp_parse_l3(const struct rte_mbuf *m, uint32_t wire, struct tp_parse_buf *buf,
 	    uint32_t ptype, const struct rte_net_hdr_lens *hl,
-	    struct tp_flow_key *key, const uint8_t **src, const uint8_t **dst,
+	    struct tp_parsed *out, const uint8_t **src, const uint8_t **dst,
 	    uint32_t *ip_end)
 {
 	const uint32_t l2 = hl->l2_len;
@@ -274,8 +275,9 @@ tp_parse_l3(const struct rte_mbuf *m, uint32_t wire, struct tp_parse_buf *buf,
 			return false;
 		else
 			*ip_end = l2 + tot;
-		key->ipver = 4;
-		key->proto = ip[offsetof(struct rte_ipv4_hdr, next_proto_id)];
+		out->ipver = 4;
+		out->key.proto = ip[offsetof(struct rte_ipv4_hdr,
+					     next_proto_id)];
 		*src = ip + offsetof(struct rte_ipv4_hdr, src_addr);
 		*dst = ip + offsetof(struct rte_ipv4_hdr, dst_addr);
 		return true;
@@ -309,10 +311,13 @@ tp_parse_l3(const struct rte_mbuf *m, uint32_t wire, struct tp_parse_buf *buf,
 			if (proto < 0)
 				return false;
 		}
-		key->ipver = 6;
-		key->proto = (uint8_t)proto;
 		*src = ip6 + offsetof(struct rte_ipv6_hdr, src_addr);
 		*dst = ip6 + offsetof(struct rte_ipv6_hdr, dst_addr);
+		/* Would read as an IPv4 key (tp_flow.h): never on a wire. */
+		if (tp_addr_v4mapped(*src) && tp_addr_v4mapped(*dst))
+			return false;
+		out->ipver = 6;
+		out->key.proto = (uint8_t)proto;
 		return true;
 	}
 	return false;
@@ -409,14 +414,17 @@ static __rte_always_inline void
 tp_key_order(struct tp_parsed *out, const uint8_t *src, const uint8_t *dst,
 	     uint16_t sport, uint16_t dport)
 {
-	const size_t alen = out->key.ipver == 4 ? 4 : 16;
-	int c = memcmp(src, dst, alen);
+	const size_t alen = out->ipver == 4 ? 4 : 16;
+	const size_t at = 16 - alen;	/* IPv4-mapped: the last 4 bytes */
+	int c = memcmp(src, dst, alen), e;
 
 	if (c == 0)
 		c = (int)rte_be_to_cpu_16(sport) - (int)rte_be_to_cpu_16(dport);
 	out->lo_is_src = c <= 0;
-	memcpy(out->key.addr[out->lo_is_src ? 0 : 1], src, alen);
-	memcpy(out->key.addr[out->lo_is_src ? 1 : 0], dst, alen);
+	memcpy(out->key.addr[out->lo_is_src ? 0 : 1] + at, src, alen);
+	memcpy(out->key.addr[out->lo_is_src ? 1 : 0] + at, dst, alen);
+	for (e = 0; alen == 4 && e < 2; e++)
+		out->key.addr[e][10] = out->key.addr[e][11] = 0xff;
 	out->key.port[out->lo_is_src ? 0 : 1] = sport;
 	out->key.port[out->lo_is_src ? 1 : 0] = dport;
 }
@@ -468,7 +476,7 @@ tp_parse(const struct rte_mbuf *m, uint32_t wire, struct tp_parsed *out)
 	if ((uint32_t)hl.l2_len + hl.l3_len > m->pkt_len)
 		return TP_PKT_MALFORMED;
 	tp_parse_vlans(l2, hl.l2_len, &out->key);
-	if (!tp_parse_l3(m, wire, &buf, ptype, &hl, &out->key, &src, &dst,
+	if (!tp_parse_l3(m, wire, &buf, ptype, &hl, out, &src, &dst,
 			 &ip_end))
 		return TP_PKT_MALFORMED;
 	/* IPv6 extension headers beyond the payload length. */

@@ -122,20 +122,21 @@ tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 {
 	struct tp_flow_record r;
 	const unsigned int a = f->init_lo ? 0 : 1;	/* initiator end */
-	const unsigned int alen = f->key.ipver == 4 ? 4 : 16;
+	const uint8_t ipver = tp_key_ipver(f->key);
+	const unsigned int alen = ipver == 4 ? 4 : 16;
 
 	RTE_SET_USED(lc);
 	if (!tp_records_wanted(ctx))
 		return;
 	memset(&r, 0, sizeof(r));
-	memcpy(r.src_addr, f->key.addr[a], alen);
-	memcpy(r.dst_addr, f->key.addr[a ^ 1], alen);
-	r.src_port = rte_be_to_cpu_16(f->key.port[a]);
-	r.dst_port = rte_be_to_cpu_16(f->key.port[a ^ 1]);
-	r.vlan[0] = f->key.vlan[0];
-	r.vlan[1] = f->key.vlan[1];
-	r.ipver = f->key.ipver;
-	r.proto = f->key.proto;
+	memcpy(r.src_addr, tp_key_addr(f->key, a), alen);
+	memcpy(r.dst_addr, tp_key_addr(f->key, a ^ 1), alen);
+	r.src_port = rte_be_to_cpu_16(f->key->port[a]);
+	r.dst_port = rte_be_to_cpu_16(f->key->port[a ^ 1]);
+	r.vlan[0] = f->key->vlan0;
+	r.vlan[1] = f->key->vlan1;
+	r.ipver = ipver;
+	r.proto = f->key->proto;
 	r.first_ns = tp_replay_ts_to_ns(ctx, f->first_ts);
 	r.last_ns = tp_replay_ts_to_ns(ctx, RTE_MAX(f->last_ts[0],
 						   f->last_ts[1]));

@@ -322,7 +322,7 @@ tp_rx_classify(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 		b->cls[i] = tp_rx_parse(ctx, m, wire, &b->parsed[i]);
 		if (b->cls[i] != TP_PKT_FLOW)
 			continue;
-		if (b->parsed[i].key.ipver == 4)
+		if (b->parsed[i].ipver == 4)
 			lc->stats.rx_ipv4++;
 		else
 			lc->stats.rx_ipv6++;
@@ -371,7 +371,7 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 		if (ctx->cfg->refresh == TP_REFRESH_EVERY_PACKET)
 			tp_flow_refresh(ctx, lc, f, now);
 	}
-	meta->pos = f->pos;
+	meta->pos = tp_flow_pos(&ctx->ft, f);
 	meta->dir = tp_flow_dir(f, pp->lo_is_src);
 	meta->tcp_flags = pp->tcp_flags;
 	meta->created = created;

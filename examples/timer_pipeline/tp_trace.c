@@ -72,7 +72,7 @@ tp_trace_push(struct tp_ctx *ctx, const struct tp_flow *f,
 	ev.kind = kind;
 	ev.reason = reason;
 	if (kind == TP_TRACE_ARM) {
-		ev.key = f->key;
+		ev.key = *f->key;
 		ev.init_lo = f->init_lo;
 	}
 	if (kind == TP_TRACE_ARM || kind == TP_TRACE_REFRESH ||
@@ -97,7 +97,7 @@ tp_trace_packet(struct tp_ctx *ctx, const struct tp_flow *f, uint8_t dir,
 	ev.kind = TP_TRACE_PACKET;
 	ev.reason = dir;
 	ev.tcp_flags = tcp_flags;
-	ev.key.proto = f->key.proto;
+	ev.key.proto = f->proto;
 	ev.idle_tsc = now + ctx->tmo_cycles[cls];
 	/* Read without the timer's lock: a learning aid, not a decision. */
 	ev.due_tsc = __atomic_load_n(&f->deadline_tsc, __ATOMIC_RELAXED);
@@ -171,15 +171,16 @@ tp_trace_print(const struct tp_ctx *ctx, const struct tp_trace_ev *ev)
 				     ctx->flow_hz);
 	uint64_t tick_ns = ctx->cfg->tick_ns;
 	unsigned int a = ev->init_lo ? 0 : 1;
-	int af = ev->key.ipver == 4 ? AF_INET : AF_INET6;
+	int af = tp_key_ipver(&ev->key) == 4 ? AF_INET : AF_INET6;
 
 	printf("trace %4" PRIu64 ".%06" PRIu64 "s lcore %u flow %-4" PRIu64
 	       " %-7s", t / 1000000000, (t % 1000000000) / 1000, ev->lcore,
 	       ev->serial, kinds[ev->kind]);
 	switch (ev->kind) {
 	case TP_TRACE_ARM:
-		inet_ntop(af, ev->key.addr[a], src, sizeof(src));
-		inet_ntop(af, ev->key.addr[a ^ 1], dst, sizeof(dst));
+		inet_ntop(af, tp_key_addr(&ev->key, a), src, sizeof(src));
+		inet_ntop(af, tp_key_addr(&ev->key, a ^ 1), dst,
+			  sizeof(dst));
 		tp_trace_time(ctx, ev->due_tsc, due, sizeof(due));
 		printf(" %" PRIu64 " ticks (%" PRIu64 " ms), due %s  "
 		       "%s %s:%u -> %s:%u",

@@ -92,8 +92,9 @@ tp_trace_selected(const struct tp_flow_sel *sel, const struct tp_flow_key *k)
 	if (sel->text[0] == '\0')
 		return false;
 	for (e = 0; e < 2; e++) {
-		if (sel->ipver != 0 && (sel->ipver != k->ipver ||
-		    memcmp(sel->addr, k->addr[e], k->ipver == 4 ? 4 : 16)))
+		if (sel->ipver != 0 && (sel->ipver != tp_key_ipver(k) ||
+		    memcmp(sel->addr, tp_key_addr(k, e),
+			   sel->ipver == 4 ? 4 : 16)))
 			continue;
 		if (sel->port != 0 && sel->port != rte_be_to_cpu_16(k->port[e]))
 			continue;

@@ -81,7 +81,7 @@ tp_worker_count(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 						    __ATOMIC_RELAXED))
 			;
 	}
-	if (f->key.proto == IPPROTO_TCP)
+	if (f->proto == IPPROTO_TCP)
 		tp_worker_tcp(ctx, lc, f, meta, now);
 	/* Counters first, then the reference (release) for the finaliser. */
 	tp_flow_put(ctx, lc, f);

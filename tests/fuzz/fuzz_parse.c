@@ -87,7 +87,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	c = tp_parse(&m, m.pkt_len, &out);
 	if (c == TP_PKT_FLOW) {
-		if (out.key.ipver != 4 && out.key.ipver != 6)
+		if ((out.ipver != 4 && out.ipver != 6) ||
+		    tp_key_ipver(&out.key) != out.ipver)
 			abort();
 		if (m.pkt_len < RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr))
 			abort();

@@ -23,6 +23,11 @@
  *    the segments, nb_segs above or below the chain, a chain that loops)
  *    are TP_PKT_BAD_CHAIN, and so is a single segment whose data_len is
  *    not its pkt_len.
+ * 3. The 40-byte flow key (tp_flow.h) on hand-built frames: IPv4 is
+ *    stored IPv4-mapped and reads back as IPv4 with its own addresses; an
+ *    IPv6 packet with one IPv4-mapped address is an IPv6 flow whose key
+ *    differs from the IPv4 flow of the same addresses; one with both is
+ *    malformed; VLAN ids and the protocol share one word without mixing.
  *
  * Prints one "[ PASS ]" or "[ FAIL ]" line per check and exits 0 iff all
  * passed.
@@ -226,6 +231,98 @@ bad_chain_checks(void)
 	unchain(n);
 }
 
+/* An Ethernet frame (one 802.1Q tag when vlan != 0) with an IPv4 or IPv6
+ * header and an 8-byte UDP header, ports 1000 -> 2000.
+ */
+static uint32_t
+udp_frame(uint8_t *fr, int v6, const uint8_t *src, const uint8_t *dst,
+	  uint16_t vlan)
+{
+	uint32_t l2 = vlan != 0 ? 18 : 14, n;
+	uint8_t *ip = fr + l2, *udp;
+
+	memset(fr, 0, 128);
+	fr[0] = 2;
+	fr[6] = 2;
+	if (vlan != 0) {
+		fr[12] = 0x81;
+		fr[14] = (uint8_t)(vlan >> 8);
+		fr[15] = (uint8_t)vlan;
+	}
+	fr[l2 - 2] = v6 ? 0x86 : 0x08;
+	fr[l2 - 1] = v6 ? 0xdd : 0x00;
+	if (v6) {
+		ip[0] = 0x60;
+		ip[5] = 8;		/* payload length */
+		ip[6] = IPPROTO_UDP;
+		ip[7] = 64;
+		memcpy(ip + 8, src, 16);
+		memcpy(ip + 24, dst, 16);
+		udp = ip + 40;
+	} else {
+		ip[0] = 0x45;
+		ip[3] = 28;		/* total length */
+		ip[8] = 64;
+		ip[9] = IPPROTO_UDP;
+		memcpy(ip + 12, src, 4);
+		memcpy(ip + 16, dst, 4);
+		udp = ip + 20;
+	}
+	udp[0] = 1000 >> 8;
+	udp[1] = 1000 & 0xff;
+	udp[2] = 2000 >> 8;
+	udp[3] = 2000 & 0xff;
+	udp[5] = 8;
+	n = (uint32_t)(udp + 8 - fr);
+	return n < 60 ? 60 : n;
+}
+
+static enum tp_pkt_class
+parse_frame(uint8_t *fr, uint32_t len, struct tp_parsed *p)
+{
+	unsigned int n = chain(fr, len, NULL, 0);
+	enum tp_pkt_class c;
+
+	memset(p, 0, sizeof(*p));
+	c = tp_parse(&segs[0], segs[0].pkt_len, p);
+	unchain(n);
+	return c;
+}
+
+static void
+key_checks(void)
+{
+	static const uint8_t a4[4] = { 192, 0, 2, 1 }, b4[4] = { 198, 51, 100, 9 };
+	uint8_t am[16] = { [10] = 0xff, [11] = 0xff }, bm[16];
+	uint8_t b6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 9 };
+	uint8_t fr[128];
+	struct tp_parsed v4, one, both;
+	uint32_t len;
+
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_key) != 40);
+	memcpy(am + 12, a4, 4);
+	memcpy(bm, am, 16);
+	memcpy(bm + 12, b4, 4);
+	len = udp_frame(fr, 0, a4, b4, 0xabc);
+	check("key_ipv4", parse_frame(fr, len, &v4) == TP_PKT_FLOW &&
+	      v4.ipver == 4 && tp_key_ipver(&v4.key) == 4 &&
+	      memcmp(tp_key_addr(&v4.key, 0), a4, 4) == 0 &&
+	      memcmp(tp_key_addr(&v4.key, 1), b4, 4) == 0 &&
+	      memcmp(v4.key.addr[0], am, 16) == 0 &&
+	      v4.key.vlan0 == 0xabc && v4.key.vlan1 == 0 &&
+	      v4.key.proto == IPPROTO_UDP,
+	      "IPv4 key not IPv4-mapped, or its VLAN id or protocol wrong");
+	len = udp_frame(fr, 1, am, b6, 0);
+	check("key_ipv6_one_mapped", parse_frame(fr, len, &one) ==
+	      TP_PKT_FLOW && one.ipver == 6 && tp_key_ipver(&one.key) == 6 &&
+	      memcmp(&one.key, &v4.key, sizeof(one.key)) != 0,
+	      "IPv6 with one IPv4-mapped address not an IPv6 flow");
+	len = udp_frame(fr, 1, am, bm, 0);
+	check("key_ipv6_both_mapped_malformed",
+	      parse_frame(fr, len, &both) == TP_PKT_MALFORMED,
+	      "IPv6 between two IPv4-mapped addresses not malformed");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -271,6 +368,8 @@ main(int argc, char **argv)
 		}
 	}
 	fclose(f);
+	if (linktype == TP_DLT_EN10MB)
+		key_checks();
 	snprintf(detail, sizeof(detail), "%u of %u frames (%u flows) differ",
 		 bad, nframes, nflow);
 	check("split_anywhere_same_result", nframes > 0 && nflow > 0 &&
