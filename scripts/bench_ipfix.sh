@@ -203,7 +203,7 @@ run_tp() {
 	free0=$(hugepages_free)
 	low=$free0
 	# shellcheck disable=SC2086
-	/usr/bin/time -v timeout -s INT 600 "$TP" -l 0-1 -S 1 --no-pci \
+	/usr/bin/time -v timeout --foreground -s INT 600 "$TP" -l 0-1 -S 1 --no-pci \
 		$MEM --file-prefix "bench_ipfix_$$" --vdev=event_sw0 \
 		--log-level=lib.eal:warning --vdev="net_pcap0,rx_pcap=$CAP" -- \
 		--fwd-mode drop --flows "$TABLE" --tmo-udp 1s -T 0 \

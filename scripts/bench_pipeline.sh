@@ -184,7 +184,7 @@ run_tp() { # run_tp LOG ADAPTER REFRESH [OPTIONS...]
 
 	shift 3
 	# shellcheck disable=SC2086
-	timeout -s INT $((SECS + 60)) "$TP" -l 0-1 -S 1 $EAL_COMMON \
+	timeout --foreground -s INT $((SECS + 60)) "$TP" -l 0-1 -S 1 $EAL_COMMON \
 		--vdev="$VDEV" -- --fwd-mode loop --flows 262144 \
 		--timer-adapter "$adapter" --refresh "$refresh" -T 1 \
 		--duration "$SECS" "$@" > "$log" 2>&1 || true
@@ -244,7 +244,7 @@ for n in $AGING_SIZES; do
 		for a in direct rte; do
 			echo "== aging $n flows, $a adapter, rep $r/$AGING_REPS"
 			# shellcheck disable=SC2086
-			/usr/bin/time -v timeout -k 30 -s INT "$AGING_CAP" \
+			/usr/bin/time -v timeout --foreground -k 30 -s INT "$AGING_CAP" \
 				"$TP" -l 0-1 -S 1 \
 				$EAL_COMMON \
 				--vdev="net_pcap0,rx_pcap=$CAPS/udp$n.pcap" -- \

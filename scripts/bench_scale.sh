@@ -140,7 +140,7 @@ run_tp() {
 	local log=$1 cap=$2 secs=$3 tpid spid
 	shift 3
 	# shellcheck disable=SC2086
-	timeout -k 30 -s INT "$secs" "$TP" $EAL_COMMON \
+	timeout --foreground -k 30 -s INT "$secs" "$TP" $EAL_COMMON \
 		--file-prefix "bench_scale_$$" \
 		--vdev="net_pcap0,rx_pcap=$cap" -- --fwd-mode drop \
 		--summary-json "$log.json" "$@" >"$log.log" 2>&1 &

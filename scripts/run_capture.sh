@@ -28,7 +28,7 @@
 # (--summary-json: the exactly-once check, every counter and the layout),
 # pipeline.log.
 # Environment: BUILD_DIR (default build), TP_RUN_TIMEOUT (seconds, default
-# 600: the run is stopped with SIGINT after that, flushing every flow).
+# 600: the run is stopped with one SIGINT after that, flushing every flow).
 set -euo pipefail
 
 usage() {
@@ -95,14 +95,13 @@ cmd=("$BIN" -l 0-1 -S 1 --no-pci --no-huge -m 512 --file-prefix "$prefix"
      --flow-log "$OUT/flows.json" -T 1 --stats-json "$OUT/stats.json"
      --summary-json "$OUT/summary.json" "$@")
 echo "\$ ${cmd[*]}" | tee "$OUT/pipeline.log"
+. "$ROOT/scripts/run_common.sh"
 set +e
-timeout --preserve-status -s INT -k 10 "${TP_RUN_TIMEOUT:-600}" "${cmd[@]}" \
-	>>"$OUT/pipeline.log" 2>&1
-status=$?
+# One SIGINT on Ctrl-C or after TP_RUN_TIMEOUT (run_once, run_common.sh).
+run_once "$OUT/pipeline.log" "${TP_RUN_TIMEOUT:-600}" "${cmd[@]}"
 set -e
 rm -rf "/var/run/dpdk/$prefix"
 # The end of the summary and the exactly-once check.
-. "$ROOT/scripts/run_common.sh"
 run_report run_capture "$OUT" "$status"
 echo "Exit status $status; output in $OUT"
 exit "$status"

@@ -8,6 +8,12 @@
 #                                the end of the log if STATUS is not 0,
 #                                and the records by end reason
 #                                (OUT/flows.json). ROOT: the source tree.
+#   run_once LOG SECS CMD...     run the pipeline CMD (its output appended
+#                                to LOG) and stop it with exactly one
+#                                SIGINT, as Ctrl-C would: on Ctrl-C or
+#                                SIGTERM, or SECS seconds after its start;
+#                                SIGKILL 60 s after that as a backstop.
+#                                Sets $status to its exit status.
 
 run_report() {
 	local tool=$1 out=$2 status=$3
@@ -23,4 +29,41 @@ run_report() {
 		python3 "$ROOT/tests/pipeline/check_records.py" reasons \
 			"$out/flows.json"
 	fi
+}
+
+# The pipeline takes a second signal as "stop at once, without flushing",
+# so it must get exactly one. timeout runs it in a process group of its
+# own: a Ctrl-C reaches this script alone, which signals the pipeline
+# itself, once. timeout only kills (a timeout that expires or is signalled
+# sends its signal to its child and then to its whole group, and a DPDK
+# process whose lcores run on other CPUs can take both); the SIGINT after
+# SECS comes from a guard here, once.
+run_once() {
+	local log=$1 secs=$2 pid guard
+	shift 2
+	timeout -s KILL "$((secs + 60))" "$@" >>"$log" 2>&1 &
+	pid=$!
+	(sleep "$secs"; run_once_stop "$pid") &
+	guard=$!
+	# shellcheck disable=SC2064
+	trap "run_once_stop $pid" INT TERM
+	# wait returns early (above 128) for a trapped signal: wait on.
+	while :; do
+		wait "$pid"
+		status=$?
+		kill -0 "$pid" 2>/dev/null || break
+	done
+	trap - INT TERM
+	pkill -P "$guard" sleep 2>/dev/null
+	kill "$guard" 2>/dev/null
+	wait "$guard" 2>/dev/null
+	return 0
+}
+
+# One SIGINT to the pipeline under timeout PID (or to PID itself).
+run_once_stop() {
+	local app
+	trap '' INT TERM
+	app=$(pgrep -P "$1" | head -1)
+	kill -INT "${app:-$1}" 2>/dev/null
 }

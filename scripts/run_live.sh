@@ -154,33 +154,14 @@ cmd=("$BIN" "${EAL[@]}" "--vdev=$(vdev_of "$PICK" "$IFACE")" --
      --flow-log "$OUT/flows.json" --stats-json "$OUT/stats.json"
      --summary-json "$OUT/summary.json" "$@")
 echo "\$ ${cmd[*]}" | tee "$OUT/pipeline.log" >&2
-# The pipeline takes a second signal as "stop at once, without
-# flushing", so it must get exactly one. timeout runs it in a process
-# group of its own: a Ctrl-C reaches this script alone, which signals the
-# pipeline itself, once. Not through timeout: a signalled timeout passes
-# the signal to its child and then to its whole group, the child again.
-# So the time limit is the pipeline's own --duration (one stop, flushed),
-# and timeout only a backstop after it (SIGTERM, then SIGKILL).
-set +e
-timeout -k 10 "$((${TP_RUN_TIMEOUT:-86400} + 120))" "${cmd[@]}" \
-	>>"$OUT/pipeline.log" 2>&1 &
-pid=$!
-stop() {
-	local app
-	trap '' INT TERM
-	app=$(pgrep -P "$pid" | head -1)
-	kill -INT "${app:-$pid}" 2>/dev/null
-}
-trap stop INT TERM
-echo "run_live: running on $IFACE (pid $pid); Ctrl-C ends it" >&2
-# wait returns early (above 128) for a trapped signal: wait on.
-while :; do
-	wait "$pid"
-	status=$?
-	kill -0 "$pid" 2>/dev/null || break
-done
-set -e
+# The time limit is the pipeline's own --duration; run_once
+# (run_common.sh) signals it once on Ctrl-C.
 . "$ROOT/scripts/run_common.sh"
+set +e
+echo "run_live: running on $IFACE; Ctrl-C ends it" >&2
+run_once "$OUT/pipeline.log" "$((${TP_RUN_TIMEOUT:-86400} + 120))" \
+	"${cmd[@]}"
+set -e
 run_report run_live "$OUT" "$status"
 echo "Input $PICK; exit status $status; output in $OUT"
 exit "$status"
