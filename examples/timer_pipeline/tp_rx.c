@@ -347,7 +347,9 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 	struct tp_flow *f;
 	bool created;
 
+	TP_STAGE_BEGIN_IF(pos < 0, INSERT);
 	f = tp_flow_get_or_create(ctx, lc, pp, sig, pos, now, &created);
+	TP_STAGE_END_IF(pos < 0, 1);
 	if (f == NULL) {
 		rte_pktmbuf_free(m);	/* table full, counted */
 		return false;
@@ -408,7 +410,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 	lc->stats.rx_pkts += n;
 	if (ctx->clk.on)
 		now = tp_clock_now(ctx);	/* settled at these packets */
-	nf = tp_rx_classify(ctx, lc, &b, pkts, n);
+	nf = TP_STAGE_RET(PARSE, n, tp_rx_classify(ctx, lc, &b, pkts, n));
 	for (i = 0, j = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
@@ -449,7 +451,8 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 	}
 	RTE_SET_USED(nf);
 	if (k > 0)
-		tp_rx_enqueue(ctx, lc, b.ev, k, also_worker);
+		TP_STAGE_RUN(ENQUEUE, k,
+			     tp_rx_enqueue(ctx, lc, b.ev, k, also_worker));
 	tp_clock_rx_done(ctx, lc);
 	/* Every flow we touched holds a reference now: we are quiescent. */
 	rte_rcu_qsbr_quiescent(ctx->ft.qsv, lc->rcu_id);
