@@ -138,7 +138,9 @@ tp_rx_enqueue(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 	enum tp_drop why;
 	uint16_t sent;
 
-	sent = rte_event_enqueue_new_burst(dev, lc->ev_port, ev, n);
+	sent = TP_STAGE_RET(ENQUEUE, n,
+			    rte_event_enqueue_new_burst(dev, lc->ev_port, ev,
+							n));
 	if (unlikely(sent < n))
 		tp_rx_wait_start(ctx, &wait);
 	while (unlikely(sent < n)) {
@@ -167,8 +169,9 @@ tp_rx_enqueue(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 			rte_pause();
 		if (lc->roles & TP_ROLE_CONTROL)
 			tp_control_poll(ctx, lc, rte_get_timer_cycles());
-		sent += rte_event_enqueue_new_burst(dev, lc->ev_port,
-						    ev + sent, n - sent);
+		sent += TP_STAGE_RET(ENQUEUE, 0,
+				     rte_event_enqueue_new_burst(dev,
+					lc->ev_port, ev + sent, n - sent));
 	}
 	lc->stats.ev_enq += n;
 	return;
@@ -451,8 +454,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 	}
 	RTE_SET_USED(nf);
 	if (k > 0)
-		TP_STAGE_RUN(ENQUEUE, k,
-			     tp_rx_enqueue(ctx, lc, b.ev, k, also_worker));
+		tp_rx_enqueue(ctx, lc, b.ev, k, also_worker);
 	tp_clock_rx_done(ctx, lc);
 	/* Every flow we touched holds a reference now: we are quiescent. */
 	rte_rcu_qsbr_quiescent(ctx->ft.qsv, lc->rcu_id);

@@ -44,7 +44,8 @@
 	  "timer (tp_flow_arm: first arms, refresh and lazy re-arms); "	\
 	  "calls: arms")						\
 	X(ENQUEUE, "event_enqueue", "RX: rte_event_enqueue_new_burst of "\
-	  "the packet events, retries and drops included; calls: events") \
+	  "the packet events and its retries (the wait between retries, "\
+	  "backpressure, is in no stage); calls: events")		\
 	X(WORKER, "worker_packets", "worker: a dequeued burst's packet "\
 	  "events (count into the flow, forward, TX flush), expiries "	\
 	  "excluded; calls: events dequeued")				\

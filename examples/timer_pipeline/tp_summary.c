@@ -734,9 +734,9 @@ tp_summary_stages(struct tp_json *w, const struct tp_ctx *ctx,
 	tp_json_u64(w, "hz", hz);
 	tp_json_u64(w, "wall_cycles", wall);
 	tp_json_u64(w, "flows_created", flows);
-	/* Before 23.03 a service's cycles include its idle calls. */
-	tp_json_bool(w, "service_cycles_include_idle",
-		     RTE_VERSION < RTE_VERSION_NUM(23, 3, 0, 0));
+	/* From 23.03 a service's cycles leave out its idle calls. */
+	tp_json_bool(w, "service_cycles_busy_only",
+		     RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0));
 	tp_json_begin(w, "stages");
 	for (i = 0; i < TP_STAGE_MAX; i++) {
 		for (t = 0; t < nth; t++) {
