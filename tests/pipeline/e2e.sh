@@ -191,7 +191,7 @@ for o in json.load(open(sys.argv[1])):
         print(str(o["value"]).lower())' \
 	"$TP_BUILD/meson-info/intro-buildoptions.json" 2>/dev/null)
 if ! why=$(python3 - "$(tp_sum_path "$WORK/records_direct.log")" \
-	"${stage_opt:-false}" <<'EOF_PY'
+	"${stage_opt:-false}" 2>&1 <<'EOF_PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 st, c = doc.get("stage_cycles", "missing"), doc["counters"]
