@@ -39,6 +39,11 @@
 #   --sizes: the memory runs' flow counts (1k, 100k, 1m, 4m, 10m; 1k is
 #   the baseline, always run).
 #   --prepare: only write the captures.
+#   --stages: also build $BUILD_DIR-stages (-Dstage_cycles=true) and run
+#   the churn cases once more with it (churn_<capture>_<sink>_stages):
+#   the summary's stage_cycles give the cycles per stage, and the report
+#   prints each stage's ns per new flow, the lcore that pays it and each
+#   lcore's cap (docs/bench.rst, "Where the cycles go").
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -50,6 +55,7 @@ REPS=3
 MEMORY=1
 CHURN=1
 PREPARE=0
+STAGES=0
 SIZES="1k 1m 4m 10m"
 CHURN_SIZE=5m
 while [ $# -gt 0 ]; do
@@ -60,6 +66,7 @@ while [ $# -gt 0 ]; do
 	--no-memory) MEMORY=0 ;;
 	--no-churn) CHURN=0 ;;
 	--prepare) PREPARE=1 ;;
+	--stages) STAGES=1 ;;
 	*) echo "bench_scale: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -75,6 +82,12 @@ case $REPS in ''|*[!0-9]*|0) echo "bench_scale: --reps N >= 1" >&2; exit 2 ;; es
 TP=$BUILD_DIR/examples/timer_pipeline/dpdk-timer_pipeline
 [ "$PREPARE" = 1 ] || [ -x "$TP" ] ||
 	{ echo "bench_scale: build $TP first" >&2; exit 1; }
+TP_PLAIN=$TP
+if [ "$STAGES" = 1 ] && [ "$PREPARE" = 0 ]; then
+	BUILD_DIR=$BUILD_DIR-stages MESON_ARGS=-Dstage_cycles=true \
+		bash scripts/setup.sh >/dev/null
+	TP_STAGES=$BUILD_DIR-stages/examples/timer_pipeline/dpdk-timer_pipeline
+fi
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 REPORT=tools/bench_scale_report.py
@@ -171,9 +184,14 @@ for r in $(seq 1 "$REPS"); do
 				--flow-log /dev/null
 		done
 	fi
+	variants=""
+	[ "$STAGES" = 1 ] && variants="_stages"
 	for c in $CHURN_CAPS; do
 		for sink in flowlog ipfix; do
-			echo "== rep $r/$REPS: churn, $c, $sink"
+		for v in "" $variants; do
+			TP=$TP_PLAIN
+			[ -n "$v" ] && TP=$TP_STAGES
+			echo "== rep $r/$REPS: churn, $c, $sink${v:+ (stage cycles)}"
 			out=(--flow-log /dev/shm/bench_scale_$$.flows)
 			if [ $sink = ipfix ]; then
 				"$PY" tools/bench_ipfix_report.py sink \
@@ -185,7 +203,7 @@ for r in $(seq 1 "$REPS"); do
 				done
 				out=(--ipfix "127.0.0.1:$(cat "$LOGS/sink.port")")
 			fi
-			run_tp "$LOGS/churn_${c}_$sink.$r" \
+			run_tp "$LOGS/churn_${c}_$sink$v.$r" \
 				"$CAPS/$c$CHURN_SIZE.pcap" 300 \
 				--flows 262144 --timer-adapter direct \
 				--tmo-udp 10ms --tmo-tcp-syn 10ms \
@@ -196,6 +214,7 @@ for r in $(seq 1 "$REPS"); do
 				SINKPID=""
 			fi
 			rm -f /dev/shm/bench_scale_$$.flows "$LOGS/sink.port"
+		done
 		done
 	done
 done

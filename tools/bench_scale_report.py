@@ -21,6 +21,14 @@ the same for the run with 1,000 flows) / N, per repetition, then the
 median. New flows/s: the median per-second rate of flows created over
 the -T 1 screens, warm-up dropped (bench_pipeline_report.steady), and the
 whole run's flows / (stop request - first screen) as a second figure.
+
+Stage cycles (bench_scale.sh --stages): the churn runs of the
+-Dstage_cycles=true build (churn_<capture>_<sink>_stages) carry the
+summary's "stage_cycles"; per stage the median over the repetitions of
+its ns per new flow and the lcores that pay it; per lcore the sum of its
+stages' ns per new flow and its cap, 1e9 / that sum new flows/s; the
+lowest cap is the bound, set against the 1.5 M/s target and the rates
+measured (the instrumented run's and the plain build's).
 """
 
 import json
@@ -238,6 +246,104 @@ def churn(logs):
     return out
 
 
+def who(entry):
+    """'lcore 0 (control+rx+worker)' or 'ipfix thread'."""
+    if entry.get("lcore") is None:
+        return "ipfix thread"
+    return "lcore %d (%s)" % (entry["lcore"], "+".join(entry["roles"]))
+
+
+def stages(logs, ch):
+    """The stage breakdown of every *_stages churn case."""
+    out = {}
+    for name in ch:
+        if not name.endswith("_stages"):
+            continue
+        docs = [d for d in (counters(b)[0] for b in
+                            reps_of(logs, "churn_" + name).values())
+                if d and d.get("stage_cycles")]
+        if not docs:
+            continue
+        rows = {}
+        for st in docs[0]["stage_cycles"]["stages"]:
+            rs = [d["stage_cycles"]["stages"].get(st) for d in docs]
+            rs = [r for r in rs if r]
+            rows[st] = {
+                "per_new_flow_ns": bpr.summary(
+                    [r["per_new_flow_ns"] for r in rs]),
+                "cycles_per_call": bpr.summary(
+                    [r["cycles_per_call"] for r in rs]),
+                "calls": rs[-1]["calls"],
+                "paid_by": sorted({who(e) for r in rs for e in r["lcores"]}),
+            }
+        lcores = {}
+        for d in docs:
+            for e in d["stage_cycles"]["lcores"]:
+                lcores.setdefault(who(e), []).append(e)
+        per = {}
+        for k, es in lcores.items():
+            ns = bpr.summary([e["per_new_flow_ns"] for e in es])
+            med = ns["median"]
+            per[k] = {"per_new_flow_ns": ns,
+                      "busy_share": bpr.summary(
+                          [e["busy_share"] for e in es]),
+                      "cap_new_flows_per_s": 1e9 / med if med else None}
+        caps = [(v["cap_new_flows_per_s"], k) for k, v in per.items()
+                if v["cap_new_flows_per_s"]]
+        bound = min(caps) if caps else (None, None)
+        plain = ch.get(name[:-len("_stages")], {})
+        out[name[:-len("_stages")]] = {
+            "stages": rows, "lcores": per,
+            "bound_new_flows_per_s": bound[0], "bound_by": bound[1],
+            "target_new_flows_per_s": TARGET_CHURN_PER_S,
+            "bound_meets_target": bound[0] is not None and
+            bound[0] >= TARGET_CHURN_PER_S,
+            "measured_instrumented_per_s":
+                ch[name]["flows_created_per_s"]["median"],
+            "measured_plain_per_s":
+                plain.get("flows_created_per_s", {}).get("median"),
+            "service_cycles_busy_only":
+                docs[0]["stage_cycles"].get("service_cycles_busy_only"),
+        }
+    return out
+
+
+def stage_table(st):
+    lines = []
+    for name, s in st.items():
+        lines.append("stage cycles, churn %s (-Dstage_cycles=true, median "
+                     "of the repetitions):" % name)
+        lines.append("  %-24s %12s %12s  %s" % ("stage", "ns/new flow",
+                                               "cycles/call", "paid by"))
+        for stg, r in s["stages"].items():
+            if r["calls"] == 0:
+                continue
+            lines.append("  %-24s %12.1f %12.1f  %s" % (
+                stg, r["per_new_flow_ns"]["median"],
+                r["cycles_per_call"]["median"], ", ".join(r["paid_by"])))
+        for k, v in s["lcores"].items():
+            cap = v["cap_new_flows_per_s"]
+            lines.append("  %s: sum %.1f ns/new flow -> cap 1e9 / %.1f = "
+                         "%s new flows/s (busy %.0f %% of its wall time)" % (
+                             k, v["per_new_flow_ns"]["median"],
+                             v["per_new_flow_ns"]["median"],
+                             "%.2f M" % (cap / 1e6) if cap else "-",
+                             100 * v["busy_share"]["median"]))
+        b = s["bound_new_flows_per_s"]
+        mi, mp = s["measured_instrumented_per_s"], s["measured_plain_per_s"]
+        lines.append("  bound: %s at %s new flows/s; target %.1f M/s %s; "
+                     "measured %s (instrumented), %s (plain build)" % (
+                         s["bound_by"], "%.2f M" % (b / 1e6) if b else "-",
+                         s["target_new_flows_per_s"] / 1e6,
+                         "met" if s["bound_meets_target"] else "MISSED",
+                         "%.2f M/s" % (mi / 1e6) if mi else "-",
+                         "%.2f M/s" % (mp / 1e6) if mp else "-"))
+        if not s["service_cycles_busy_only"]:
+            lines.append("  (DPDK before 23.03: the service rows are "
+                         "DPDK's service cycles as it counts them)")
+    return lines
+
+
 def targets(mem, ch):
     t = {}
     m10 = mem.get("10m", {}).get("bytes_per_flow", {}).get("median")
@@ -250,6 +356,8 @@ def targets(mem, ch):
             "met": mem["10m"]["exactly_once_all"] and
             mem["10m"]["records_equal_flows_all"]}
     for name, c in ch.items():
+        if name.endswith("_stages"):
+            continue    # instrumented: not the figure a target is met by
         r = c["flows_created_per_s"]["median"]
         p = c["lateness_p99_le_us"]["median"]
         if r is not None:
@@ -294,6 +402,7 @@ def table(doc):
                       fmt(c["whole_run_flows_per_s"]),
                       fmt(c["lateness_p99_le_us"]),
                       "yes" if c["exactly_once_all"] else "NO"))
+    lines += stage_table(doc.get("stages", {}))
     lines.append("targets: " + ", ".join(
         "%s %s" % (k, "met" if v["met"] else "MISSED")
         for k, v in doc["targets"].items()))
@@ -305,6 +414,9 @@ def cmd_report(argv):
     mem, ch = memory(logs), churn(logs)
     doc = {"memory": mem, "churn": ch, "targets": targets(mem, ch),
            "notes": os.environ.get("BENCH_NOTES", "")}
+    st = stages(logs, ch)
+    if st:
+        doc["stages"] = st
     with open(out, "w") as f:
         json.dump(doc, f, indent=1)
     print(table(doc))

@@ -29,6 +29,7 @@
 #include "cycles.h"
 #include "tp_flow.h"
 #include "tp_record.h"
+#include "tp_stages.h"
 #include "tp_trace.h"
 
 extern int tp_logtype;
@@ -100,6 +101,9 @@ struct tp_lcore {
 	uint64_t clk_tims;		/**< Worker: expiry events done. */
 	volatile uint32_t phase_ack;	/**< Last phase this lcore saw. */
 	struct tp_lcore_stats stats;	/**< Counters. */
+#ifdef TP_STAGE_CYCLES
+	struct tp_stage_stats stages;	/**< Stage cycles (tp_stages.h). */
+#endif
 } __rte_cache_aligned;
 
 /** Event device resources. */

@@ -359,6 +359,10 @@ tp_adapter_setup(struct tp_ctx *ctx)
 	ret = rte_service_runstate_set(svc, 1);
 	if (ret < 0)
 		return ret;
+#ifdef TP_STAGE_CYCLES
+	/* The expiry row of "stage_cycles": the service's own cycles. */
+	rte_service_set_stats_enable(svc, 1);
+#endif
 	ret = tp_clock_init(ctx);
 	if (ret < 0)
 		return ret;

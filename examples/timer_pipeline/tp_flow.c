@@ -289,7 +289,8 @@ tp_flow_arm(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 
 	ticks = RTE_MAX(ticks, UINT64_C(1));
 	t->timeout_ticks = ticks;
-	if (ctx->ta.ops->arm_burst(ctx->ta.h, &t, 1) != 1) {
+	if (TP_STAGE_RET(ARM, 1,
+			 ctx->ta.ops->arm_burst(ctx->ta.h, &t, 1)) != 1) {
 		lc->stats.tim_arm_fail++;
 		t->state = RTE_EVENT_TIMER_NOT_ARMED;
 		return -rte_errno;

@@ -78,6 +78,9 @@ struct tp_ipfix {
 	uint64_t last_add_ms;		/* first record of the open message */
 	uint64_t first_sent_us;		/* first message with records */
 	struct tp_ipfix_stats st;
+#ifdef TP_STAGE_CYCLES
+	struct tp_stage_stats stages;	/* the thread's (tp_stages.h) */
+#endif
 };
 
 static uint64_t
@@ -202,9 +205,10 @@ tp_ipfix_write(struct tp_ipfix *x, const uint8_t *p, size_t len,
 	if (x->file)	/* cut back to whole messages on an error */
 		return tp_sink_put(&x->sink, p, len, nrec) == 0;
 	if (!x->tcp)
-		return send(x->fd, p, len, 0) == (ssize_t)len;
+		return TP_STAGE_RET(WRITE, 1, send(x->fd, p, len, 0)) ==
+			(ssize_t)len;
 	while (len > 0) {
-		n = send(x->fd, p, len, MSG_NOSIGNAL);
+		n = TP_STAGE_RET(WRITE, 1, send(x->fd, p, len, MSG_NOSIGNAL));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -405,6 +409,9 @@ tp_ipfix_thread(void *arg)
 	unsigned int n, i;
 	uint64_t now;
 
+#ifdef TP_STAGE_CYCLES
+	RTE_PER_LCORE(tp_stage_self) = &x->stages;
+#endif
 	/* The options record carries the launch time: wait for it. */
 	while (__atomic_load_n(&x->ctx->start_ns, __ATOMIC_ACQUIRE) == 0 &&
 	       !__atomic_load_n(&x->stop, __ATOMIC_ACQUIRE))
@@ -418,7 +425,8 @@ tp_ipfix_thread(void *arg)
 						   TP_IPFIX_BURST, NULL);
 		now = tp_ipfix_now_ms();
 		for (i = 0; i < n; i++)
-			tp_ipfix_export_one(x, &r[i], now);
+			TP_STAGE_RUN(ENCODE, 1,
+				     tp_ipfix_export_one(x, &r[i], now));
 		tp_ipfix_tick(x, n, now);
 		if (__atomic_load_n(&x->stop, __ATOMIC_ACQUIRE)) {
 			if (n == 0 && rte_ring_empty(x->ring))
@@ -607,6 +615,14 @@ tp_ipfix_release(struct tp_ctx *ctx)
 	tp_ipfix_stop(ctx);
 	tp_ipfix_free(ctx);
 }
+
+#ifdef TP_STAGE_CYCLES
+const struct tp_stage_stats *
+tp_ipfix_stages(const struct tp_ctx *ctx)
+{
+	return ctx->ipfix != NULL ? &ctx->ipfix->stages : NULL;
+}
+#endif
 
 bool
 tp_ipfix_stats_get(const struct tp_ctx *ctx, struct tp_ipfix_stats *s)

@@ -92,6 +92,16 @@ void tp_ipfix_stop(struct tp_ctx *ctx);
 /** Stop (if running) and free the exporter. Idempotent. */
 void tp_ipfix_release(struct tp_ctx *ctx);
 
+#ifdef TP_STAGE_CYCLES
+struct tp_stage_stats;
+/**
+ * The exporter thread's stage cycles (tp_stages.h), read relaxed.
+ *
+ * @return NULL when the exporter is off (or not built).
+ */
+const struct tp_stage_stats *tp_ipfix_stages(const struct tp_ctx *ctx);
+#endif
+
 /** Read the counters (any thread). False when export is off. */
 bool tp_ipfix_stats_get(const struct tp_ctx *ctx, struct tp_ipfix_stats *s);
 

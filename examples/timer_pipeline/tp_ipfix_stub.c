@@ -53,6 +53,15 @@ tp_ipfix_release(struct tp_ctx *ctx)
 	RTE_SET_USED(ctx);
 }
 
+#ifdef TP_STAGE_CYCLES
+const struct tp_stage_stats *
+tp_ipfix_stages(const struct tp_ctx *ctx)
+{
+	RTE_SET_USED(ctx);
+	return NULL;
+}
+#endif
+
 bool
 tp_ipfix_stats_get(const struct tp_ctx *ctx, struct tp_ipfix_stats *s)
 {

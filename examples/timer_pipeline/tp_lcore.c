@@ -22,6 +22,10 @@
 #include "tp_ctx.h"
 #include "tp_lcore.h"
 
+#ifdef TP_STAGE_CYCLES
+RTE_DEFINE_PER_LCORE(struct tp_stage_stats *, tp_stage_self);
+#endif
+
 /* Consecutive empty polls before --idle-sleep-us applies. */
 #define TP_IDLE_SPIN 16
 
@@ -310,6 +314,10 @@ tp_lcore_launch_one(void *arg)
 	struct tp_ctx *ctx = arg;
 	struct tp_lcore *lc = &ctx->lc[rte_lcore_id()];
 	tp_loop_t loop = loops[lc->roles & (TP_ROLE_RX | TP_ROLE_WORKER)];
+
+#ifdef TP_STAGE_CYCLES
+	RTE_PER_LCORE(tp_stage_self) = &lc->stages;
+#endif
 
 	if (loop != NULL)
 		return loop(ctx, lc);

@@ -355,7 +355,7 @@ tp_sink_open(struct tp_sink *s, const char *opt, const char *path,
 
 /* Write p whole, or return a positive errno; *done: bytes written. */
 static int
-tp_sink_write_all(struct tp_sink *s, const char *p, size_t len,
+tp_sink_write_loop(struct tp_sink *s, const char *p, size_t len,
 		  size_t *done)
 {
 	ssize_t n;
@@ -374,6 +374,14 @@ tp_sink_write_all(struct tp_sink *s, const char *p, size_t len,
 		*done += (size_t)n;
 	}
 	return 0;
+}
+
+/* tp_sink_write_loop(), the stage record_write (tp_stages.h). */
+static inline int
+tp_sink_write_all(struct tp_sink *s, const char *p, size_t len,
+		  size_t *done)
+{
+	return TP_STAGE_RET(WRITE, 1, tp_sink_write_loop(s, p, len, done));
 }
 
 /*

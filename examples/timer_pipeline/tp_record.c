@@ -219,7 +219,8 @@ void
 tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r)
 {
 	if (ctx->rec.log_on)
-		tp_record_write(&ctx->rec.log, ctx->cfg->log_format, r);
+		TP_STAGE_RUN(ENCODE, 1, tp_record_write(&ctx->rec.log,
+					ctx->cfg->log_format, r));
 	if (ctx->ipfix != NULL)
 		tp_ipfix_submit(ctx, r);	/* never waits */
 }

@@ -138,7 +138,9 @@ tp_rx_enqueue(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 	enum tp_drop why;
 	uint16_t sent;
 
-	sent = rte_event_enqueue_new_burst(dev, lc->ev_port, ev, n);
+	sent = TP_STAGE_RET(ENQUEUE, n,
+			    rte_event_enqueue_new_burst(dev, lc->ev_port, ev,
+							n));
 	if (unlikely(sent < n))
 		tp_rx_wait_start(ctx, &wait);
 	while (unlikely(sent < n)) {
@@ -167,8 +169,9 @@ tp_rx_enqueue(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 			rte_pause();
 		if (lc->roles & TP_ROLE_CONTROL)
 			tp_control_poll(ctx, lc, rte_get_timer_cycles());
-		sent += rte_event_enqueue_new_burst(dev, lc->ev_port,
-						    ev + sent, n - sent);
+		sent += TP_STAGE_RET(ENQUEUE, 0,
+				     rte_event_enqueue_new_burst(dev,
+					lc->ev_port, ev + sent, n - sent));
 	}
 	lc->stats.ev_enq += n;
 	return;
@@ -347,7 +350,9 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 	struct tp_flow *f;
 	bool created;
 
+	TP_STAGE_BEGIN_IF(pos < 0, INSERT);
 	f = tp_flow_get_or_create(ctx, lc, pp, sig, pos, now, &created);
+	TP_STAGE_END_IF(pos < 0, 1);
 	if (f == NULL) {
 		rte_pktmbuf_free(m);	/* table full, counted */
 		return false;
@@ -408,7 +413,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 	lc->stats.rx_pkts += n;
 	if (ctx->clk.on)
 		now = tp_clock_now(ctx);	/* settled at these packets */
-	nf = tp_rx_classify(ctx, lc, &b, pkts, n);
+	nf = TP_STAGE_RET(PARSE, n, tp_rx_classify(ctx, lc, &b, pkts, n));
 	for (i = 0, j = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 

@@ -159,9 +159,9 @@ tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 
 	for (i = 0; i < n; i++) {
 		if (ev[i].queue_id == TP_QUEUE_TIMER) {
-			tp_flow_expired(ctx, lc,
+			TP_STAGE_RUN(FLOW_END, 1, tp_flow_expired(ctx, lc,
 					tp_flow_from_timer(ev[i].event_ptr),
-					now);
+					now));
 			continue;
 		}
 		m = ev[i].mbuf;
@@ -203,10 +203,12 @@ tp_worker_poll(struct tp_ctx *ctx, struct tp_lcore *lc)
 	lc->nb_held = n;	/* released implicitly by the next dequeue */
 	if (n == 0)
 		return 0;
+	TP_STAGE_BEGIN(WORKER);
 	if (ctx->cfg->sched_type == RTE_SCHED_TYPE_ATOMIC)
 		tp_worker_burst_atomic(ctx, lc, ev, n);
 	else
 		tp_worker_burst_shared(ctx, lc, ev, n);
+	TP_STAGE_END(n);
 	tp_clock_worker_done(ctx, lc);
 	/* --fault-worker-delay-us (testing aid): a slow worker, so the event
 	 * device fills up and RX and the adapter meet backpressure.

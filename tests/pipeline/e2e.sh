@@ -182,4 +182,48 @@ for policy in evict drop; do
 	fi
 done
 
+# stage_cycles: in a build with -Dstage_cycles=true (meson-info says), the
+# records_direct run's summary counts every stage it ran, in cycles and in
+# calls that match the counters; without the option it is null.
+stage_opt=$(python3 -c 'import json, sys
+for o in json.load(open(sys.argv[1])):
+    if o["name"] == "stage_cycles":
+        print(str(o["value"]).lower())' \
+	"$TP_BUILD/meson-info/intro-buildoptions.json" 2>/dev/null)
+if ! why=$(python3 - "$(tp_sum_path "$WORK/records_direct.log")" \
+	"${stage_opt:-false}" 2>&1 <<'EOF_PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+st, c = doc.get("stage_cycles", "missing"), doc["counters"]
+if sys.argv[2] != "true":
+    sys.exit(0 if st is None else "built without stage_cycles: %r" % (st,))
+if not isinstance(st, dict):
+    sys.exit("built with stage_cycles, summary has %r" % (st,))
+rows = st["stages"]
+for name, r in rows.items():
+    if (r["calls"] > 0) != (r["cycles"] > 0):
+        sys.exit("%s: %d calls, %d cycles" % (name, r["calls"], r["cycles"]))
+for name in ("parse", "table_insert", "arm", "event_enqueue",
+             "worker_packets", "record_encode", "record_write",
+             "expiry_adapter_service"):
+    if rows[name]["calls"] == 0:
+        sys.exit("%s did not run" % name)
+armed = c["timers_armed"] + c["timers_arm_failures"]
+checks = [("parse calls", rows["parse"]["calls"], "==", c["rx_pkts"]),
+          ("arm calls", rows["arm"]["calls"], "==", armed),
+          ("arm calls", rows["arm"]["calls"], ">=", c["flows_created"]),
+          ("flow_end calls", rows["flow_end"]["calls"], "==",
+           c["timers_expired"]),
+          ("record_encode calls", rows["record_encode"]["calls"], "==",
+           c["records_written"])]
+for what, a, op, b in checks:
+    if not (a == b if op == "==" else a >= b):
+        sys.exit("%s %d %s %d is false" % (what, a, op, b))
+EOF_PY
+); then
+	tp_fail stage_cycles "$why"
+else
+	tp_pass stage_cycles
+fi
+
 tp_result
