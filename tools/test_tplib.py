@@ -352,15 +352,7 @@ class TestPcap(TempDir):
 
 
 def main():
-    verbosity = 2 if "-v" in sys.argv[1:] else 1
-    suite = unittest.defaultTestLoader.loadTestsFromModule(
-        sys.modules[__name__])
-    res = unittest.TextTestRunner(stream=sys.stdout,
-                                  verbosity=verbosity).run(suite)
-    failed = len(res.failures) + len(res.errors)
-    passed = res.testsRun - failed - len(res.skipped)
-    print("RESULT tools: %d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 and res.testsRun > 0 else 1
+    return tplib.unittest_main("tools", sys.modules[__name__])
 
 
 if __name__ == "__main__":

@@ -285,6 +285,22 @@ def raw_num(v, base=10):
     return int(v.split()[0], base)
 
 
+def unittest_main(name, module):
+    """Run a module's unittest cases; print the suite's RESULT line.
+
+    The tests/ convention: "RESULT NAME: N passed, N failed" last. Returns
+    the exit status: 0 when every case ran and passed."""
+    import unittest
+    verbosity = 2 if "-v" in sys.argv[1:] else 1
+    suite = unittest.defaultTestLoader.loadTestsFromModule(module)
+    res = unittest.TextTestRunner(stream=sys.stdout,
+                                  verbosity=verbosity).run(suite)
+    failed = len(res.failures) + len(res.errors)
+    passed = res.testsRun - failed - len(res.skipped)
+    print("RESULT %s: %d passed, %d failed" % (name, passed, failed))
+    return 0 if failed == 0 and res.testsRun > 0 else 1
+
+
 def main(argv):
     if len(argv) >= 3 and argv[1] == "nums":
         print(" ".join(summary_nums(argv[2], argv[3:])))
