@@ -43,7 +43,10 @@ run_once() {
 	shift 2
 	timeout -s KILL "$((secs + 60))" "$@" >>"$log" 2>&1 &
 	pid=$!
-	(sleep "$secs"; run_once_stop "$pid") &
+	# The guard ignores SIGINT: a Ctrl-C (or a signalled timeout above
+	# this script) reaching the whole group would end its sleep early,
+	# and its stop would be the pipeline's second signal.
+	(trap '' INT; sleep "$secs"; run_once_stop "$pid") &
 	guard=$!
 	# shellcheck disable=SC2064
 	trap "run_once_stop $pid" INT TERM
@@ -54,8 +57,8 @@ run_once() {
 		kill -0 "$pid" 2>/dev/null || break
 	done
 	trap - INT TERM
-	pkill -P "$guard" sleep 2>/dev/null
-	kill "$guard" 2>/dev/null
+	pkill -KILL -P "$guard" sleep 2>/dev/null
+	kill -KILL "$guard" 2>/dev/null
 	wait "$guard" 2>/dev/null
 	return 0
 }
