@@ -342,14 +342,15 @@ tp_flow_init(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	struct rte_event *ev = &f->tim.ev;
 	uint8_t cls = tp_flow_initial_class(pp->key.proto, pp->tcp_flags);
 	void *key = NULL;
+	int ret;
 
 	/* The key rte_hash stored when it gave us the position: ours until
 	 * tp_flow_free_cb() frees the position (this lookup cannot fail,
 	 * the key is in the table and only we may delete it).
 	 */
-	RTE_VERIFY(rte_hash_get_key_with_position(ctx->ft.h,
-			(int32_t)tp_flow_pos(&ctx->ft, f), &key) == 0 &&
-		   key != NULL);
+	ret = rte_hash_get_key_with_position(ctx->ft.h,
+			(int32_t)tp_flow_pos(&ctx->ft, f), &key);
+	RTE_VERIFY(ret == 0 && key != NULL);
 	f->key = key;
 	f->proto = pp->key.proto;
 	f->sig = sig;

@@ -416,15 +416,17 @@ tp_key_order(struct tp_parsed *out, const uint8_t *src, const uint8_t *dst,
 {
 	const size_t alen = out->ipver == 4 ? 4 : 16;
 	const size_t at = 16 - alen;	/* IPv4-mapped: the last 4 bytes */
-	int c = memcmp(src, dst, alen), e;
+	int c = memcmp(src, dst, alen);
 
 	if (c == 0)
 		c = (int)rte_be_to_cpu_16(sport) - (int)rte_be_to_cpu_16(dport);
 	out->lo_is_src = c <= 0;
 	memcpy(out->key.addr[out->lo_is_src ? 0 : 1] + at, src, alen);
 	memcpy(out->key.addr[out->lo_is_src ? 1 : 0] + at, dst, alen);
-	for (e = 0; alen == 4 && e < 2; e++)
-		out->key.addr[e][10] = out->key.addr[e][11] = 0xff;
+	if (alen == 4) {
+		out->key.addr[0][10] = out->key.addr[0][11] = 0xff;
+		out->key.addr[1][10] = out->key.addr[1][11] = 0xff;
+	}
 	out->key.port[out->lo_is_src ? 0 : 1] = sport;
 	out->key.port[out->lo_is_src ? 1 : 0] = dport;
 }

@@ -666,6 +666,21 @@ tp_stage_ns_per_flow(uint64_t cyc, uint64_t hz, uint64_t flows)
 		(double)flows;
 }
 
+/* One thread's element of "lcores": its stages against its wall time. */
+static void
+tp_stage_thread(struct tp_json *w, const struct tp_ctx *ctx, int lcore,
+		uint64_t sum, uint64_t wall, uint64_t hz, uint64_t flows)
+{
+	tp_json_elem(w);
+	tp_stage_who(w, ctx, lcore);
+	tp_json_u64(w, "wall_cycles", wall);
+	tp_json_u64(w, "stage_cycles", sum);
+	tp_json_f64(w, "busy_share", wall == 0 ? 0.0 :
+		    (double)sum / (double)wall);
+	tp_json_f64(w, "per_new_flow_ns", tp_stage_ns_per_flow(sum, hz, flows));
+	tp_json_end(w);
+}
+
 /* One stage's row: totals, then each thread's part. */
 static void
 tp_stage_row(struct tp_json *w, const struct tp_ctx *ctx, const char *name,
@@ -768,15 +783,7 @@ tp_summary_stages(struct tp_json *w, const struct tp_ctx *ctx,
 		for (sum = 0, i = 0; i < TP_STAGE_MAX; i++)
 			sum += __atomic_load_n(&th[t].s->cycles[i],
 					       __ATOMIC_RELAXED);
-		tp_json_elem(w);
-		tp_stage_who(w, ctx, th[t].lcore);
-		tp_json_u64(w, "wall_cycles", wall);
-		tp_json_u64(w, "stage_cycles", sum);
-		tp_json_f64(w, "busy_share", wall == 0 ? 0.0 :
-			    (double)sum / (double)wall);
-		tp_json_f64(w, "per_new_flow_ns",
-			    tp_stage_ns_per_flow(sum, hz, flows));
-		tp_json_end(w);
+		tp_stage_thread(w, ctx, th[t].lcore, sum, wall, hz, flows);
 	}
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
 		if (!rte_lcore_has_role(l, ROLE_SERVICE))
@@ -784,15 +791,7 @@ tp_summary_stages(struct tp_json *w, const struct tp_ctx *ctx,
 		for (sum = 0, i = 0; i < TP_SVC_MAX; i++)
 			if (svc_lcore[i] == (int)l)
 				sum += svc_cyc[i];
-		tp_json_elem(w);
-		tp_stage_who(w, ctx, (int)l);
-		tp_json_u64(w, "wall_cycles", wall);
-		tp_json_u64(w, "stage_cycles", sum);
-		tp_json_f64(w, "busy_share", wall == 0 ? 0.0 :
-			    (double)sum / (double)wall);
-		tp_json_f64(w, "per_new_flow_ns",
-			    tp_stage_ns_per_flow(sum, hz, flows));
-		tp_json_end(w);
+		tp_stage_thread(w, ctx, (int)l, sum, wall, hz, flows);
 	}
 	tp_json_list_end(w);
 	tp_json_end(w);
