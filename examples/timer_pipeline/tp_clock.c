@@ -177,13 +177,57 @@ tp_clock_queue_ended(const struct tp_ctx *ctx, const struct tp_rxq *q,
 		RTE_MEMPOOL_CACHE_MAX_SIZE;
 }
 
+/*
+ * Which packets may share one move of the clock: those whose times give
+ * the same expiry tick to a timer armed at them and cross no tick where a
+ * timer could fire. The adapter's deadline tick is ceil(time / tick) plus
+ * the timeout's ticks, and timers due at tick k fire when the clock
+ * reaches k * tick, before packets of that very time. So times in
+ * (k * tick, (k + 1) * tick) form one class, and a time of exactly
+ * k * tick a class of its own.
+ */
+static __rte_always_inline uint64_t
+tp_clock_class(const struct tp_ctx *ctx, uint64_t ns)
+{
+	const uint64_t tick = ctx->tick_cycles;	/* ns on this clock */
+
+	return 2 * (ns / tick) + (ns % tick != 0);
+}
+
+/*
+ * The time the queue may let the clock go to for its next packet at ts:
+ * the newest time of the stashed packets that follow it in ts's class.
+ * The clock moves there in one step (or first to a timer's tick at or
+ * before ts, as for a single packet), and the whole run of packets is
+ * handed out together: each is handled at its own time (tp_rx_poll()),
+ * and the adapter, whose clock is then at the run's end, gives a timer
+ * armed for any of them the tick it would have given at the packet's
+ * own time.
+ */
+static uint64_t
+tp_clock_batch_end(const struct tp_ctx *ctx, const struct tp_rxq *q,
+		   uint64_t ts)
+{
+	const uint64_t cls = tp_clock_class(ctx, ts);
+	uint64_t end = ts, t;
+	uint16_t i;
+
+	for (i = q->stash_head + 1; i < q->stash_nb; i++) {
+		t = tp_replay_cap_ns(ctx, q->stash[i]);
+		if (t < ts || tp_clock_class(ctx, t) != cls)
+			break;
+		end = t;
+	}
+	return end;
+}
+
 /* RX, --clock capture. 8< */
 uint16_t
 tp_clock_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 	       struct rte_mbuf **pkts, uint16_t burst)
 {
 	const uint32_t before = q->stash_nb - q->stash_head;
-	uint64_t settled, ts;
+	uint64_t settled, ts, ready;
 	uint16_t n = 0;
 
 	if (q->stash_head == q->stash_nb) {
@@ -208,8 +252,9 @@ tp_clock_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 			/* Those handed out go first: they are older. */
 			if (n > 0)
 				break;
-			if (ts > q->clk_ready)
-				__atomic_store_n(&q->clk_ready, ts,
+			ready = tp_clock_batch_end(ctx, q, ts);
+			if (ready > q->clk_ready)
+				__atomic_store_n(&q->clk_ready, ready,
 						 __ATOMIC_RELEASE);
 			tp_clock_pump(ctx);
 			settled = __atomic_load_n(&ctx->clk.settled,

@@ -65,6 +65,13 @@ static const struct tp_enum_name tp_fwd_names[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct tp_enum_name tp_path_names[] = {
+	{ "auto", TP_PATH_AUTO, NULL },
+	{ "events", TP_PATH_EVENTS, NULL },
+	{ "inline", TP_PATH_INLINE, NULL },
+	{ NULL, 0, NULL },
+};
+
 static const struct tp_enum_name tp_malformed_names[] = {
 	{ "drop", TP_MALFORMED_DROP, NULL },
 	{ "forward", TP_MALFORMED_FORWARD, NULL },
@@ -136,6 +143,11 @@ const struct tp_option tp_options[] = {
 		"pair (0<->1, 2<->3), loop (same port), drop (counted as "
 		"drop_fwd_drop) or monitor (no TX: metered, counted as "
 		"monitored; for live interfaces)"),
+	TP_ENUM("packet-path", "ports", packet_path, tp_path_names, "PATH",
+		"events (every packet crosses the event device to a worker, "
+		"as in l2fwd-event), inline (drop and monitor modes only: "
+		"the RX lcore meters the packet and frees it; only timer "
+		"events cross) or auto (inline in drop and monitor modes)"),
 	TP_BOOL("mac-updating", "ports", mac_updating,
 		"rewrite source/destination MAC like l2fwd"),
 	TP_ENUM("malformed", "ports", malformed, tp_malformed_names, "POLICY",
@@ -887,6 +899,11 @@ tp_config_check(const struct tp_config *cfg)
 	if (cfg->clock == TP_CLOCK_CAPTURE && cfg->replay_pace)
 		return tp_config_error("--clock capture and --replay-pace "
 				       "exclude each other: pick one");
+	if (cfg->packet_path == TP_PATH_INLINE &&
+	    cfg->fwd_mode != TP_FWD_DROP && cfg->fwd_mode != TP_FWD_MONITOR)
+		return tp_config_error("--packet-path inline needs --fwd-mode "
+				       "drop or monitor: forwarded packets "
+				       "go to workers as events");
 	if (cfg->stats_json[0] != '\0' && cfg->stats_period_s == 0)
 		return tp_config_error("--stats-json needs a stats period "
 				       "(-T 1 or more)");

@@ -74,6 +74,13 @@ enum tp_fwd_mode {
 	TP_FWD_MONITOR,		/**< Meter and free: no TX (monitored). */
 };
 
+/** Whether packets cross the event device to a worker. */
+enum tp_packet_path {
+	TP_PATH_AUTO,		/**< Inline in drop and monitor modes. */
+	TP_PATH_EVENTS,		/**< Always, as l2fwd-event does. */
+	TP_PATH_INLINE,		/**< Never: RX meters (drop, monitor). */
+};
+
 /** Malformed packet policy. */
 enum tp_malformed {
 	TP_MALFORMED_DROP,	/**< Count and free on the RX lcore. */
@@ -152,6 +159,7 @@ struct tp_config {
 	uint16_t burst;			/**< RX/dequeue burst size. */
 	enum tp_fwd_mode fwd_mode;	/**< Forwarding mode. */
 	bool mac_updating;		/**< Rewrite MACs l2fwd-style. */
+	enum tp_packet_path packet_path; /**< Packets as events or inline. */
 	enum tp_malformed malformed;	/**< Malformed packet policy. */
 	uint32_t nb_mbufs;		/**< Mbuf pool size, 0 = auto. */
 	uint32_t duration_s;		/**< Stop after this long, 0 = never. */

@@ -216,6 +216,8 @@ struct tp_ctx {
 	unsigned int main_lcore;	/**< Runs the control role. */
 	unsigned int nb_rx_lcores;	/**< RX lcores. */
 	unsigned int nb_worker_lcores;	/**< Worker lcores. */
+	/** Packets are metered by RX, not sent as events (--packet-path). */
+	bool inline_path;
 	struct tp_lcore lc[RTE_MAX_LCORE]; /**< Per-lcore state. */
 	/* Control (main lcore). */
 	volatile uint32_t phase;	/**< enum tp_phase. */

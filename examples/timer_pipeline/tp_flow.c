@@ -564,7 +564,7 @@ tp_flow_refresh(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	rte_spinlock_unlock(&f->tim_lock);
 }
 
-/* Worker, on FIN/RST: bring the deadline in to the closing timeout. */
+/* On FIN/RST: bring the deadline in to the closing timeout. */
 void
 tp_flow_shorten(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 		uint64_t now)
@@ -576,6 +576,25 @@ tp_flow_shorten(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 		tp_flow_rearm_locked(ctx, lc, f, now);
 	rte_spinlock_unlock(&f->tim_lock);
 }
+
+/* RX, a TCP packet of a live flow it did not create. 8< */
+void
+tp_flow_tcp(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+	    uint8_t dir, uint8_t tcp_flags, uint64_t now)
+{
+	uint8_t cls = TP_TMO_TCP_SYN;
+
+	if (tcp_flags & (RTE_TCP_FIN_FLAG | RTE_TCP_RST_FLAG)) {
+		if (__atomic_exchange_n(&f->tmo_class, TP_TMO_TCP_CLOSING,
+					__ATOMIC_RELAXED) != TP_TMO_TCP_CLOSING)
+			tp_flow_shorten(ctx, lc, f, now);
+	} else if (dir == 1) {
+		__atomic_compare_exchange_n(&f->tmo_class, &cls,
+					    TP_TMO_TCP_EST, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	}
+}
+/* >8 End of RX, a TCP packet. */
 
 /* Worker: a packet event is done (or RX dropped it); its reference goes. */
 void

@@ -247,6 +247,13 @@ void tp_flow_refresh(struct tp_ctx *ctx, struct tp_lcore *lc,
 		     struct tp_flow *f, uint64_t now);
 void tp_flow_shorten(struct tp_ctx *ctx, struct tp_lcore *lc,
 		     struct tp_flow *f, uint64_t now);
+/**
+ * RX: a TCP packet of a live flow (not the one that created it) moves its
+ * timeout class: SYN -> established when the responder speaks, anything
+ * -> closing on FIN or RST, which brings the deadline in.
+ */
+void tp_flow_tcp(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+		 uint8_t dir, uint8_t tcp_flags, uint64_t now);
 void tp_flow_put(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f);
 void tp_flow_expired(struct tp_ctx *ctx, struct tp_lcore *lc,
 		     struct tp_flow *f, uint64_t now);

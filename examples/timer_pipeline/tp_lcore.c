@@ -103,6 +103,10 @@ tp_lcore_roles_setup(struct tp_ctx *ctx)
 		TP_LOG(ERR, "--worker-lcores is empty (see --help)");
 		return -EINVAL;
 	}
+	ctx->inline_path = cfg->packet_path == TP_PATH_INLINE ||
+		(cfg->packet_path == TP_PATH_AUTO &&
+		 (cfg->fwd_mode == TP_FWD_DROP ||
+		  cfg->fwd_mode == TP_FWD_MONITOR));
 	ctx->evd.adapter_port = port;
 	ctx->evd.nb_ports = port + 1;
 	return 0;

@@ -3,10 +3,12 @@
  */
 
 /*
- * RX role: poll ethdev queues (paced by tp_replay.c under --replay-pace),
- * classify, find or create each packet's flow (taking a reference on it),
- * stamp it, and enqueue the packet as a NEW event on the packet queue,
- * scheduled by flow.
+ * RX role: poll ethdev queues (paced by tp_replay.c under --replay-pace,
+ * held to the capture clock by tp_clock.c), classify, find or create each
+ * packet's flow (taking a reference on it), move its TCP timeout class,
+ * and either enqueue the packet as a NEW event on the packet queue,
+ * scheduled by flow, or (inline packet path: drop and monitor modes)
+ * meter it into its flow and free it here (tp_meter.h).
  */
 
 #include <time.h>
@@ -22,6 +24,7 @@
 
 #include "tp_ctx.h"
 #include "tp_lcore.h"
+#include "tp_meter.h"
 #include "tp_parse.h"
 #include "tp_counters.h"
 #include "tp_clock.h"
@@ -340,7 +343,11 @@ tp_rx_classify(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 	return nf;
 }
 
-/* Attach one IP packet to its flow; false if it was dropped. */
+/*
+ * Attach one IP packet to its flow. True when the packet is to go on as
+ * an event; false when it was dropped (table full) or, on the inline
+ * packet path, metered and consumed here.
+ */
 static __rte_always_inline bool
 tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 	   const struct tp_parsed *pp, uint32_t sig, int32_t pos, uint64_t now)
@@ -375,6 +382,18 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 		 */
 		if (ctx->cfg->refresh == TP_REFRESH_EVERY_PACKET)
 			tp_flow_refresh(ctx, lc, f, now);
+		if (f->proto == IPPROTO_TCP)
+			tp_flow_tcp(ctx, lc, f, tp_flow_dir(f, pp->lo_is_src),
+				    pp->tcp_flags, now);
+	}
+	if (ctx->inline_path) {
+		/* Metered here; the packet goes no further. */
+		tp_meter_count(f, tp_flow_dir(f, pp->lo_is_src),
+			       *tp_wire_len(ctx, m), pp->tcp_flags, ts,
+			       ctx->nb_rx_lcores == 1);
+		tp_flow_put(ctx, lc, f);
+		tp_meter_consume(ctx, &lc->stats, m);
+		return false;
 	}
 	meta->pos = tp_flow_pos(&ctx->ft, f);
 	meta->dir = tp_flow_dir(f, pp->lo_is_src);
@@ -393,7 +412,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 	struct tp_rx_burst b;
 	struct tp_rxq *q;
 	uint16_t n, nf, i, j, k = 0;
-	uint64_t now;
+	uint64_t now, pnow = 0;
 
 	if (lc->nb_rxq == 0)
 		return 0;
@@ -402,8 +421,10 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 	now = rte_get_timer_cycles();
 	if (cfg->replay_pace)
 		n = tp_replay_fetch(ctx, lc, q, pkts, cfg->burst, now);
-	else if (ctx->clk.on)
+	else if (ctx->clk.on) {
+		pnow = tp_clock_now(ctx);
 		n = tp_clock_fetch(ctx, lc, q, pkts, cfg->burst);
+	}
 	else
 		n = rte_eth_rx_burst(q->port, q->queue, pkts, cfg->burst);
 	if (n == 0) {
@@ -411,12 +432,18 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 		return 0;
 	}
 	lc->stats.rx_pkts += n;
-	if (ctx->clk.on)
-		now = tp_clock_now(ctx);	/* settled at these packets */
 	nf = TP_STAGE_RET(PARSE, n, tp_rx_classify(ctx, lc, &b, pkts, n));
 	for (i = 0, j = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
+		/* --clock capture: a run of packets handed out at once is
+		 * handled each at its own time (tp_clock.c), never before
+		 * the one before it.
+		 */
+		if (ctx->clk.on) {
+			pnow = RTE_MAX(pnow, tp_replay_cap_ns(ctx, m));
+			now = pnow;
+		}
 		if (b.cls[i] == TP_PKT_FLOW) {
 			if (!tp_rx_flow(ctx, lc, m, &b.parsed[i], b.sig[j],
 					b.pos[j], now)) {
@@ -448,6 +475,10 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 			}
 		} else {
 			lc->stats.rx_non_ip++;
+		}
+		if (ctx->inline_path) {
+			tp_meter_consume(ctx, &lc->stats, m);
+			continue;
 		}
 		tp_meta(ctx, m)->pos = TP_POS_NONE;
 		tp_rx_event(&b.ev[k++], m, m->port, cfg->sched_type);

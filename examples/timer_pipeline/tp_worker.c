@@ -4,8 +4,9 @@
 
 /*
  * Worker role: dequeue events. Packet events update their flow's counters
- * and TCP state, drop the packet's reference on the flow and are forwarded
- * l2fwd-style (or dropped, or freed in monitor mode); timer events age their flow (tp_flow.c).
+ * (tp_meter.h), drop the packet's reference on the flow and are forwarded
+ * l2fwd-style (or dropped, or freed in monitor mode); timer events age
+ * their flow (tp_flow.c).
  */
 
 #include <string.h>
@@ -18,74 +19,7 @@
 #include "tp_clock.h"
 #include "tp_ctx.h"
 #include "tp_lcore.h"
-
-/* TCP timeout class transitions: SYN -> EST when the responder speaks,
- * anything -> CLOSING on FIN or RST (the deadline is brought in).
- */
-static __rte_always_inline void
-tp_worker_tcp(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
-	      const struct tp_pkt_meta *meta, uint64_t now)
-{
-	uint8_t cls = TP_TMO_TCP_SYN;
-
-	if (meta->tcp_flags & (RTE_TCP_FIN_FLAG | RTE_TCP_RST_FLAG)) {
-		if (__atomic_exchange_n(&f->tmo_class, TP_TMO_TCP_CLOSING,
-					__ATOMIC_RELAXED) != TP_TMO_TCP_CLOSING)
-			tp_flow_shorten(ctx, lc, f, now);
-	} else if (meta->dir == 1) {
-		__atomic_compare_exchange_n(&f->tmo_class, &cls,
-					    TP_TMO_TCP_EST, false,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-	}
-}
-
-/*
- * Count a packet into its flow. 'excl' is true when the packet queue is
- * atomic: this lcore is then the only one touching the flow's counters and
- * plain stores do; with ordered or parallel queues they are atomic.
- */
-static __rte_always_inline void
-tp_worker_count(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
-		const struct tp_pkt_meta *meta, uint32_t len, uint64_t now,
-		const bool excl)
-{
-	const uint8_t d = meta->dir;
-	uint64_t last, first;
-
-	if (excl) {
-		f->pkts[d]++;
-		f->bytes[d] += len;
-		f->tcp_flags[d] |= meta->tcp_flags;
-		if (meta->ts > f->last_ts[d])
-			f->last_ts[d] = meta->ts;
-		if (d == 1 && meta->ts < f->rev_first_ts)
-			f->rev_first_ts = meta->ts;
-	} else {
-		__atomic_fetch_add(&f->pkts[d], 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&f->bytes[d], len, __ATOMIC_RELAXED);
-		__atomic_fetch_or(&f->tcp_flags[d], meta->tcp_flags,
-				  __ATOMIC_RELAXED);
-		last = __atomic_load_n(&f->last_ts[d], __ATOMIC_RELAXED);
-		while (meta->ts > last &&
-		       !__atomic_compare_exchange_n(&f->last_ts[d], &last,
-						    meta->ts, false,
-						    __ATOMIC_RELAXED,
-						    __ATOMIC_RELAXED))
-			;
-		first = d == 1 ? __atomic_load_n(&f->rev_first_ts,
-						 __ATOMIC_RELAXED) : 0;
-		while (meta->ts < first &&
-		       !__atomic_compare_exchange_n(&f->rev_first_ts, &first,
-						    meta->ts, false,
-						    __ATOMIC_RELAXED,
-						    __ATOMIC_RELAXED))
-			;
-	}
-	if (f->proto == IPPROTO_TCP)
-		tp_worker_tcp(ctx, lc, f, meta, now);
-	/* Counters first, then the reference (release) for the finaliser. */
-	tp_flow_put(ctx, lc, f);
-}
+#include "tp_meter.h"
 
 /* l2fwd's MAC rewrite: destination 02:00:00:00:00:<port>, our source. */
 static __rte_always_inline void
@@ -104,17 +38,9 @@ tp_worker_fwd(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m)
 	const struct tp_config *cfg = ctx->cfg;
 	uint16_t dst;
 
-	if (cfg->fwd_mode == TP_FWD_DROP) {
-		lc->stats.drops[TP_DROP_FWD]++;
-		rte_pktmbuf_free(m);
+	/* Drop and monitor modes: metered, not sent. */
+	if (tp_meter_consume(ctx, &lc->stats, m))
 		return;
-	}
-	/* Monitor mode: metered, not sent and not dropped. */
-	if (cfg->fwd_mode == TP_FWD_MONITOR) {
-		lc->stats.monitored++;
-		rte_pktmbuf_free(m);
-		return;
-	}
 	dst = ctx->dst_port[m->port];
 	if (cfg->mac_updating && m->data_len >= RTE_ETHER_HDR_LEN)
 		tp_worker_mac_update(ctx, m, dst);
@@ -155,6 +81,7 @@ tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 	const uint64_t now = tp_clock_now(ctx);
 	struct tp_pkt_meta *meta;
 	struct rte_mbuf *m;
+	struct tp_flow *f;
 	uint16_t i;
 
 	for (i = 0; i < n; i++) {
@@ -167,10 +94,15 @@ tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 		m = ev[i].mbuf;
 		meta = tp_meta(ctx, m);
 		lc->stats.ev_deq_pkt++;
-		if (meta->pos != TP_POS_NONE)
-			tp_worker_count(ctx, lc, &ctx->ft.entries[meta->pos],
-					meta, *tp_wire_len(ctx, m), now,
-					excl);
+		if (meta->pos != TP_POS_NONE) {
+			f = &ctx->ft.entries[meta->pos];
+			tp_meter_count(f, meta->dir, *tp_wire_len(ctx, m),
+				       meta->tcp_flags, meta->ts, excl);
+			/* Counters first, then the reference (release) for
+			 * the finaliser.
+			 */
+			tp_flow_put(ctx, lc, f);
+		}
 		tp_worker_fwd(ctx, lc, m);
 	}
 	tp_worker_flush_tx(ctx, lc);

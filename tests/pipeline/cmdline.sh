@@ -195,7 +195,7 @@ done
 
 # --help: every option, each with its default, without EAL.
 OPTIONS=(portmask rx-queues rxd txd burst mbufs fwd-mode mac-updating
-	 malformed rx-lcores worker-lcores idle-sleep-us eventq-sched events
+	 packet-path malformed rx-lcores worker-lcores idle-sleep-us eventq-sched events
 	 rx-threshold-pct timer-priority timer-adapter timer-tick refresh timers
 	 tmo-tcp-syn tmo-tcp-est tmo-tcp-closing tmo-udp tmo-icmp tmo-other
 	 tmo-active flows table-full flow-log flow-log-format trace-timers

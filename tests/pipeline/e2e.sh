@@ -108,6 +108,52 @@ for refresh in lazy every-packet; do
 	fi
 done
 
+# The inline packet path: in drop and monitor modes (--packet-path auto)
+# RX meters each packet into its flow and frees it; only timer events
+# cross the event device. The same records as the generator's, every
+# packet metered (monitored) or dropped (fwd_drop), no packet event. With
+# two RX lcores on the same keys, both meter the same flows (atomic
+# counters): one record per flow, twice the packets.
+for mode in drop monitor; do
+	name=inline_path_$mode
+	tp_pcap_run "$WORK/$name.log" "$IN" "$WORK/$name.pcap" \
+		--flow-log "$WORK/$name.json" --fwd-mode $mode
+	rc=$?
+	read -r enq rx mon fwdd <<<"$(tp_nums "$WORK/$name.log" \
+		events_enqueued rx_pkts monitored drop_fwd_drop)"
+	if ! tp_clean_exit $rc "$WORK/$name.log"; then
+		tp_fail $name "exit status $rc or exactly-once check failed" \
+			"$WORK/$name.log"
+	elif ! why=$($CHECK records "$WORK/$name.json" "$EXP" \
+			--mode unpaced); then
+		tp_fail $name "$why"
+	elif ! tp_expect "packet events enqueued" "$enq" eq 0 ||
+	     ! tp_expect_eq "monitored $mon + fwd_drop $fwdd + malformed" \
+		"$((mon + fwdd + NMAL))" "$rx"; then
+		tp_fail $name "$TP_WHY" "$WORK/$name.log"
+	else
+		tp_pass $name
+	fi
+done
+name=inline_path_two_rx_lcores
+TP_RUNS=$((TP_RUNS + 1))
+tp_run "$WORK/$name.log" 120 --lcores=0@0,1@1,2@0 -S 1 --no-huge \
+	-m 512 --no-pci --file-prefix "${TP_PREFIX}_$TP_RUNS" \
+	--vdev=event_sw0 \
+	"--vdev=net_pcap0,rx_pcap=$IN,rx_pcap=$IN,tx_pcap=$WORK/$name.pcap" \
+	-- "${TMO_ARGS[@]}" -T 0 --idle-sleep-us 50 --stop-when-done \
+	--rx-lcores 0,2 --worker-lcores 0,2 --fwd-mode drop \
+	--flow-log "$WORK/$name.json"
+rc=$?
+if ! tp_clean_exit $rc "$WORK/$name.log"; then
+	tp_fail $name "exit status $rc or exactly-once check failed" \
+		"$WORK/$name.log"
+elif ! why=$($CHECK doubled "$WORK/$name.json" "$EXP"); then
+	tp_fail $name "$why"
+else
+	tp_pass $name
+fi
+
 # Two ports: l2fwd pairs (0 <-> 1), each capture comes out of the other
 # port; with --mac-updating the destination MAC is 02:00:00:00:00:<port>.
 $GEN -o "$WORK/p0.pcap" --seed 1 --flows 20 2>/dev/null

@@ -176,12 +176,14 @@ for policy in evict drop; do
 	fi
 done
 
-# 1c. Mbuf pool exhausted: 512 mbufs for 4096 events in flight. net_pcap
+# 1c. Mbuf pool exhausted: 512 mbufs for 4096 events in flight (packets
+# as events: on the inline path RX frees each packet at once). net_pcap
 # fails to allocate, counts rx_nombuf and loses the packet it had read;
 # the pipeline shows the PMD's count, keeps running, and every packet of
 # the capture is either received or one of those.
 fault_run mbuf_pool_exhausted "rx_pcap=$BIG" "${TMO_ARGS[@]}" -T 0 \
-	--flows 16384 --mbufs 512 --fwd-mode drop --stop-when-done
+	--flows 16384 --mbufs 512 --fwd-mode drop --packet-path events \
+	--stop-when-done
 if accounted "$name" "$log" $rc "$json"; then
 	read -r rx ipk nombuf <<<"$(tp_nums "$log" rx_pkts port_ipackets \
 		port_rx_nombuf)"
@@ -215,7 +217,8 @@ for ad in direct rte; do
 	fault_run slow_worker_backpressure_$ad "rx_pcap=$MANY,infinite_rx=1" \
 		--tmo-udp 20ms --tmo-active 1s --timer-tick 1ms -T 0 \
 		--flows 4096 --events 256 --timer-adapter $ad \
-		--fault-worker-delay-us 20000 --fwd-mode drop --duration 3
+		--fault-worker-delay-us 20000 --fwd-mode drop --duration 3 \
+		--packet-path events
 	HELD=$MANY_PKTS
 	accounted "$name" "$log" $rc "$json" || { HELD=0; continue; }
 	HELD=0
@@ -252,6 +255,7 @@ done
 fault_run tiny_events "rx_pcap=$MANY,infinite_rx=1" \
 	--tmo-udp 20ms --tmo-active 1s --timer-tick 1ms -T 0 \
 	--flows 4096 --events 64 --fault-worker-delay-us 2000 \
+	--packet-path events \
 	--fwd-mode drop --duration 3
 HELD=$MANY_PKTS
 if accounted "$name" "$log" $rc "$json"; then
