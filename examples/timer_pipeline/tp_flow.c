@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -92,6 +93,38 @@ tp_flow_room(const struct tp_config *cfg)
 					 in_flight), TP_ROOM_MIN);
 }
 
+/*
+ * The entries: anonymous memory of this process, on transparent 2-MB
+ * pages where the kernel gives them (madvise), rather than DPDK's heap.
+ * The kernel hands out zeroed pages as they are first touched, so a table
+ * of millions of flows is ready at once, and unmapping it at exit costs
+ * nothing (DPDK's heap zeroes what it frees). The entries are this
+ * process's alone: timers hold pointers to them, which only the adapter's
+ * service in this process follows.
+ */
+static struct tp_flow *
+tp_flow_entries_map(struct tp_flow_table *ft)
+{
+	const size_t huge = RTE_PGSIZE_2M;
+	size_t len = (size_t)ft->nb_entries * sizeof(struct tp_flow);
+	uintptr_t start;
+	void *p;
+
+	/* Room to start on a 2-MB boundary, where a huge page can go. */
+	len = RTE_ALIGN_CEIL(len, huge) + huge;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	ft->map = p;
+	ft->map_len = len;
+	start = RTE_ALIGN_CEIL((uintptr_t)p, huge);
+	/* Only a hint: 4-KB pages work too. */
+	(void)madvise((void *)start, len - (start - (uintptr_t)p),
+		      MADV_HUGEPAGE);
+	return (struct tp_flow *)start;
+}
+
 /* Flow table setup. 8< */
 int
 tp_flow_table_create(struct tp_ctx *ctx)
@@ -112,7 +145,6 @@ tp_flow_table_create(struct tp_ctx *ctx)
 	};
 	struct rte_rcu_qsbr_dq_parameters dqp = { 0 };
 	size_t sz;
-	uint32_t i;
 
 	/* The reference word: count, reason and INIT never overlap, and
 	 * every end reason fits its field.
@@ -137,16 +169,14 @@ tp_flow_table_create(struct tp_ctx *ctx)
 	}
 	/* Positions go up to rte_hash_max_key_id() (per-lcore caches). */
 	ft->nb_entries = (uint32_t)rte_hash_max_key_id(ft->h) + 1;
-	ft->entries = rte_zmalloc_socket("tp_flow_entries",
-					 (size_t)ft->nb_entries *
-					 sizeof(struct tp_flow),
-					 RTE_CACHE_LINE_SIZE, rte_socket_id());
+	ft->entries = tp_flow_entries_map(ft);
 	if (ft->entries == NULL)
 		goto nomem;
-	for (i = 0; i < ft->nb_entries; i++) {
-		rte_spinlock_init(&ft->entries[i].tim_lock);
-		ft->entries[i].tim.state = RTE_EVENT_TIMER_NOT_ARMED;
-	}
+	/* Zeroed memory is a free entry: ref TP_REF_FREE, an unlocked
+	 * tim_lock, a timer NOT_ARMED. Nothing else to write.
+	 */
+	RTE_BUILD_BUG_ON(TP_REF_FREE != 0);
+	RTE_BUILD_BUG_ON(RTE_EVENT_TIMER_NOT_ARMED != 0);
 	sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
 	ft->qsv = rte_zmalloc_socket("tp_flow_rcu", sz, RTE_CACHE_LINE_SIZE,
 				     rte_socket_id());
@@ -188,7 +218,9 @@ tp_flow_table_free(struct tp_ctx *ctx)
 	}
 	rte_free(ft->qsv);
 	ft->qsv = NULL;
-	rte_free(ft->entries);
+	if (ft->map != NULL)
+		munmap(ft->map, ft->map_len);
+	ft->map = NULL;
 	ft->entries = NULL;
 	rte_hash_free(ft->h);
 	ft->h = NULL;
@@ -687,6 +719,11 @@ tp_flow_force_end(struct tp_ctx *ctx, struct tp_lcore *lc, uint32_t max)
 	struct tp_flow_table *ft = &ctx->ft;
 	uint64_t end = RTE_MIN(ctx->flush_walk + max, (uint64_t)ft->nb_entries);
 
+	/* RX has stopped: no flow is being created, and none left live
+	 * means nothing for the walk to end (an input aged to its end).
+	 */
+	if (__atomic_load_n(&ft->nb_live, __ATOMIC_RELAXED) == 0)
+		ctx->flush_walk = ft->nb_entries;
 	for (; ctx->flush_walk < end; ctx->flush_walk++)
 		tp_flow_end(ctx, lc, &ft->entries[ctx->flush_walk],
 			    TP_END_FORCED);

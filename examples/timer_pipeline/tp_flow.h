@@ -151,6 +151,8 @@ struct tp_flow {
 struct tp_flow_table {
 	struct rte_hash *h;		/**< Key -> position (LF, multi-writer). */
 	struct tp_flow *entries;	/**< Indexed by position. */
+	void *map;			/**< The mapping holding them. */
+	size_t map_len;			/**< Its length. */
 	uint32_t nb_entries;		/**< Positions rte_hash may return. */
 	uint32_t capacity;		/**< Live flow limit (--flows). */
 	uint32_t nb_live;		/**< Flows not yet ending (atomic). */

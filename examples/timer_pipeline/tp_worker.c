@@ -13,6 +13,7 @@
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_prefetch.h>
 #include <rte_eventdev.h>
 #include <rte_tcp.h>
 
@@ -84,6 +85,19 @@ tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 	struct tp_flow *f;
 	uint16_t i;
 
+	/* Expiries touch cold flows (entry, key, hash bucket): start
+	 * loading every entry and key of the burst before the first.
+	 */
+	for (i = 0; i < n; i++) {
+		if (ev[i].queue_id != TP_QUEUE_TIMER)
+			continue;
+		f = tp_flow_from_timer(ev[i].event_ptr);
+		rte_prefetch0(f);
+		rte_prefetch0(RTE_PTR_ADD(f, RTE_CACHE_LINE_SIZE));
+	}
+	for (i = 0; i < n; i++)
+		if (ev[i].queue_id == TP_QUEUE_TIMER)
+			rte_prefetch0(tp_flow_from_timer(ev[i].event_ptr)->key);
 	for (i = 0; i < n; i++) {
 		if (ev[i].queue_id == TP_QUEUE_TIMER) {
 			TP_STAGE_RUN(FLOW_END, 1, tp_flow_expired(ctx, lc,
@@ -179,3 +193,4 @@ tp_worker_stop(struct tp_ctx *ctx, struct tp_lcore *lc)
 	rte_event_port_quiesce(ctx->evd.dev_id, lc->ev_port,
 			       tp_worker_quiesce_cb, ctx);
 }
+
