@@ -14,6 +14,7 @@
 
 #include <rte_ethdev.h>
 #include <rte_mempool.h>
+#include <rte_service.h>
 #include <rte_spinlock.h>
 
 #include "timer_adapter.h"
@@ -31,7 +32,9 @@ tp_clock_init(struct tp_ctx *ctx)
 
 	if (!clk->on)
 		return 0;
-	if (timer_adapter_clock_get(ctx->ta.h, &c) != 0) {
+	if (ctx->ta.ops->service_id_get(ctx->ta.h,
+					&clk->adapter_service_id) != 0 ||
+	    timer_adapter_clock_get(ctx->ta.h, &c) != 0) {
 		TP_LOG(ERR, "--clock capture: the timer adapter has no "
 		       "application clock");
 		return -EINVAL;
@@ -109,6 +112,23 @@ tp_clock_move(struct tp_ctx *ctx, uint64_t to)
 }
 
 /*
+ * Move what the clock has made due on to the workers here and now: one
+ * iteration of the adapter's service (expiry) and of the scheduler's, on
+ * this lcore (DPDK serialises them with the service lcore, which runs
+ * them too; one busy there is simply skipped). Without it, each move to
+ * a timer's tick waited for the service lcore to come round to both, a
+ * round trip between the CPUs per tick with timers.
+ */
+static void
+tp_clock_services_here(const struct tp_ctx *ctx)
+{
+	rte_service_run_iter_on_app_lcore(ctx->clk.adapter_service_id, 1);
+	if (ctx->evd.has_sched_service)
+		rte_service_run_iter_on_app_lcore(ctx->evd.sched_service_id,
+						  1);
+}
+
+/*
  * One step (clk.lock held): once the clock has settled where it is, move
  * it to the target, or to the tick of the first timer due before. A move
  * past no deadline settles at once, without the service: nothing can fire
@@ -122,10 +142,13 @@ tp_clock_step(struct tp_ctx *ctx)
 	struct timer_adapter_clock c;
 	uint64_t target, next;
 
-	if (timer_adapter_clock_get(ctx->ta.h, &c) != 0 ||
-	    (clk->fire_pending && c.done_ns < clk->now) ||
-	    !tp_clock_handled(ctx, c.delivered))
+	if (timer_adapter_clock_get(ctx->ta.h, &c) != 0)
 		return;
+	if ((clk->fire_pending && c.done_ns < clk->now) ||
+	    !tp_clock_handled(ctx, c.delivered)) {
+		tp_clock_services_here(ctx);
+		return;
+	}
 	clk->fire_pending = false;
 	__atomic_store_n(&clk->settled, clk->now, __ATOMIC_RELEASE);
 	target = tp_clock_target(ctx);
@@ -145,6 +168,7 @@ tp_clock_step(struct tp_ctx *ctx)
 	tp_clock_move(ctx, next);
 	clk->fire_pending = true;
 	clk->fire_steps++;
+	tp_clock_services_here(ctx);
 }
 
 /* Try to move the clock; whoever holds the lock is doing it already. */

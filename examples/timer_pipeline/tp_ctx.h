@@ -144,6 +144,7 @@ struct tp_clock {
 	bool fire_pending;		/**< Moved to a timer's tick. */
 	uint64_t steps;			/**< Moves of the clock (under lock). */
 	uint64_t fire_steps;		/**< Moves to a timer's tick. */
+	uint32_t adapter_service_id;	/**< The adapter's expiry service. */
 	unsigned int nb_q;		/**< RX queues of every RX lcore. */
 	struct tp_rxq *q[RTE_MAX_LCORE * TP_MAX_RXQ_PER_LCORE]; /**< Them. */
 	unsigned int nb_lc;		/**< RX and worker lcores. */
