@@ -152,6 +152,8 @@ tp_launch(struct tp_ctx *ctx)
 	/* Launch every lcore, main included. 8< */
 	rte_eal_mp_remote_launch(tp_lcore_launch_one, ctx, CALL_MAIN);
 	rte_eal_mp_wait_lcore();
+	/* A second signal skips the flush: the services go back here. */
+	tp_clock_release(ctx);
 	/* >8 End of launching every lcore. */
 }
 

@@ -114,10 +114,18 @@ tp_clock_move(struct tp_ctx *ctx, uint64_t to)
 /*
  * Move what the clock has made due on to the workers here and now: one
  * iteration of the adapter's service (expiry) and of the scheduler's, on
- * this lcore (DPDK serialises them with the service lcore, which runs
- * them too; one busy there is simply skipped). Without it, each move to
- * a timer's tick waited for the service lcore to come round to both, a
- * round trip between the CPUs per tick with timers.
+ * this lcore. Without it, each move to a timer's tick waited for the
+ * service lcore to come round to both, a round trip between the CPUs per
+ * tick with timers.
+ *
+ * On the inline packet path only timer events cross the event device,
+ * and timers expire only when the clock moves: the clock then takes both
+ * services off the service lcore while it runs (tp_clock_take()), so that
+ * the two CPUs never contend for them (DPDK's execute lock made a move
+ * wait for the service lcore's iteration, or for its next time slice),
+ * and gives them back when RX stops (tp_clock_release()). Otherwise the
+ * service lcore runs them too, and an iteration it is inside is skipped
+ * here.
  */
 static void
 tp_clock_services_here(const struct tp_ctx *ctx)
@@ -126,6 +134,64 @@ tp_clock_services_here(const struct tp_ctx *ctx)
 	if (ctx->evd.has_sched_service)
 		rte_service_run_iter_on_app_lcore(ctx->evd.sched_service_id,
 						  1);
+}
+
+/* Unmap a service from its service lcore, remembering which (lock held). */
+static void
+tp_clock_take_one(struct tp_clock *clk, uint32_t id)
+{
+	unsigned int ids[RTE_MAX_LCORE];
+	int n, i;
+
+	n = rte_service_lcore_list(ids, RTE_DIM(ids));
+	for (i = 0; i < n; i++) {
+		if (rte_service_map_lcore_get(id, ids[i]) != 1)
+			continue;
+		if (rte_service_map_lcore_set(id, ids[i], 0) == 0) {
+			clk->own_id[clk->nb_own] = id;
+			clk->own_lcore[clk->nb_own] = ids[i];
+			clk->nb_own++;
+		}
+		return;
+	}
+}
+
+/* At the first move, inline packet path: the services become the clock's. */
+static void
+tp_clock_take(struct tp_ctx *ctx)
+{
+	struct tp_clock *clk = &ctx->clk;
+
+	clk->own_taken = true;
+	if (!ctx->inline_path)
+		return;
+	tp_clock_take_one(clk, clk->adapter_service_id);
+	if (ctx->evd.has_sched_service)
+		tp_clock_take_one(clk, ctx->evd.sched_service_id);
+	if (clk->nb_own > 0)
+		TP_LOG(INFO, "capture clock: the lcore moving it runs the "
+		       "adapter's and the scheduler's services until RX "
+		       "stops");
+}
+
+void
+tp_clock_release(struct tp_ctx *ctx)
+{
+	struct tp_clock *clk = &ctx->clk;
+	unsigned int i;
+
+	if (!clk->on)
+		return;
+	rte_spinlock_lock(&clk->lock);
+	for (i = 0; i < clk->nb_own; i++)
+		if (rte_service_map_lcore_set(clk->own_id[i],
+					      clk->own_lcore[i], 1) != 0)
+			TP_LOG(ERR, "service %u not given back to lcore %u",
+			       clk->own_id[i], clk->own_lcore[i]);
+	clk->nb_own = 0;
+	/* No taking after the release. */
+	clk->own_taken = true;
+	rte_spinlock_unlock(&clk->lock);
 }
 
 /*
@@ -177,6 +243,8 @@ tp_clock_pump(struct tp_ctx *ctx)
 {
 	if (!rte_spinlock_trylock(&ctx->clk.lock))
 		return;
+	if (unlikely(!ctx->clk.own_taken))
+		tp_clock_take(ctx);
 	tp_clock_step(ctx);
 	rte_spinlock_unlock(&ctx->clk.lock);
 }

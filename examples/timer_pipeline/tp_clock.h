@@ -59,6 +59,13 @@ uint16_t tp_clock_fetch(struct tp_ctx *ctx, struct tp_lcore *lc,
  */
 bool tp_clock_at_end(struct tp_ctx *ctx);
 
+/**
+ * Control, --clock capture, once RX has stopped (and at teardown): give
+ * the services the clock ran itself back to their service lcores, so that
+ * expiry events still on their way drain. Safe to call more than once.
+ */
+void tp_clock_release(struct tp_ctx *ctx);
+
 /** After the run, --clock capture: log how the clock moved. */
 void tp_clock_report(const struct tp_ctx *ctx);
 

@@ -199,6 +199,8 @@ tp_control_phase(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 	case TP_PHASE_RX_STOP:
 		if (!tp_control_rx_stopped(ctx))
 			break;
+		/* No more clock moves: the service lcore drains. */
+		tp_clock_release(ctx);
 		ctx->flush_walk = 0;
 		tp_control_set_phase(ctx, TP_PHASE_FLUSH, now);
 		break;

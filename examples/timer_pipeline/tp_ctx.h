@@ -145,6 +145,14 @@ struct tp_clock {
 	uint64_t steps;			/**< Moves of the clock (under lock). */
 	uint64_t fire_steps;		/**< Moves to a timer's tick. */
 	uint32_t adapter_service_id;	/**< The adapter's expiry service. */
+	/** The services the clock runs itself (tp_clock.c): their ids, the
+	 * service lcore each was mapped to, how many, and whether they are
+	 * taken (under lock).
+	 */
+	uint32_t own_id[2];
+	uint32_t own_lcore[2];
+	unsigned int nb_own;
+	bool own_taken;
 	unsigned int nb_q;		/**< RX queues of every RX lcore. */
 	struct tp_rxq *q[RTE_MAX_LCORE * TP_MAX_RXQ_PER_LCORE]; /**< Them. */
 	unsigned int nb_lc;		/**< RX and worker lcores. */

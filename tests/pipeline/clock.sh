@@ -67,6 +67,19 @@ else
 	tp_fail flows_split_at_gaps "$TP_WHY"
 fi
 
+# The inline packet path (drop and monitor modes: RX meters, only timer
+# events cross the event device, and the lcore moving the clock runs the
+# adapter's and the scheduler's services itself until RX stops): the same
+# paced records, the services handed back for the drain.
+for mode in drop monitor; do
+	if clock_case idle_gaps_inline_$mode "$IN" "$EXP" --fwd-mode $mode &&
+	   ! grep -q 'runs the adapter.s and the scheduler.s services' \
+		"$WORK/idle_gaps_inline_$mode.log"; then
+		tp_fail clock_runs_services_$mode "no log line: the services" \
+			"were not taken" "$WORK/idle_gaps_inline_$mode.log"
+	fi
+done
+
 # The summary says which clock ran; the wall clock's run does not split.
 clock=$(python3 -c "import json, sys
 print(json.load(open(sys.argv[1])).get('clock'))" \
@@ -240,6 +253,8 @@ print((max(x['last_ns'] for x in r) - min(x['first_ns'] for x in r))
 t0=$(date +%s%N)
 clock_case long_span "$WORK/span.pcap" "$WORK/span.exp.json" "${TMO5[@]}"
 run_ms=$((($(date +%s%N) - t0) / 1000000))
+clock_case long_span_inline "$WORK/span.pcap" "$WORK/span.exp.json" \
+	"${TMO5[@]}" --fwd-mode drop
 echo "    span ${span_ms} ms, run ${run_ms} ms"
 if tp_expect "capture span (ms) over 10 minutes" "$span_ms" ge 600000 &&
    tp_expect "run (ms) under 5 % of the span" "$((run_ms * 20))" lt \
