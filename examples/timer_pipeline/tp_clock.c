@@ -40,6 +40,7 @@ tp_clock_init(struct tp_ctx *ctx)
 		return -EINVAL;
 	}
 	rte_spinlock_init(&clk->lock);
+	clk->parked_lcore = -1;
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		struct tp_lcore *lc = &ctx->lc[id];
 
@@ -168,10 +169,17 @@ tp_clock_take(struct tp_ctx *ctx)
 	tp_clock_take_one(clk, clk->adapter_service_id);
 	if (ctx->evd.has_sched_service)
 		tp_clock_take_one(clk, ctx->evd.sched_service_id);
-	if (clk->nb_own > 0)
-		TP_LOG(INFO, "capture clock: the lcore moving it runs the "
-		       "adapter's and the scheduler's services until RX "
-		       "stops");
+	if (clk->nb_own == 0)
+		return;
+	TP_LOG(INFO, "capture clock: the lcore moving it runs the adapter's "
+	       "and the scheduler's services until RX stops");
+	/* A service lcore left with nothing to run would spin for nothing:
+	 * it stops (its CPU is free for the kernel and other programs)
+	 * until the services go back.
+	 */
+	if (rte_service_lcore_count_services(clk->own_lcore[0]) == 0 &&
+	    rte_service_lcore_stop(clk->own_lcore[0]) == 0)
+		clk->parked_lcore = (int32_t)clk->own_lcore[0];
 }
 
 void
@@ -189,6 +197,11 @@ tp_clock_release(struct tp_ctx *ctx)
 			TP_LOG(ERR, "service %u not given back to lcore %u",
 			       clk->own_id[i], clk->own_lcore[i]);
 	clk->nb_own = 0;
+	if (clk->parked_lcore >= 0 &&
+	    rte_service_lcore_start((uint32_t)clk->parked_lcore) != 0)
+		TP_LOG(ERR, "service lcore %d not restarted",
+		       clk->parked_lcore);
+	clk->parked_lcore = -1;
 	/* No taking after the release. */
 	clk->own_taken = true;
 	rte_spinlock_unlock(&clk->lock);

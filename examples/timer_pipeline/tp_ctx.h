@@ -153,6 +153,8 @@ struct tp_clock {
 	uint32_t own_lcore[2];
 	unsigned int nb_own;
 	bool own_taken;
+	/** A service lcore left with no service, stopped meanwhile. */
+	int32_t parked_lcore;
 	unsigned int nb_q;		/**< RX queues of every RX lcore. */
 	struct tp_rxq *q[RTE_MAX_LCORE * TP_MAX_RXQ_PER_LCORE]; /**< Them. */
 	unsigned int nb_lc;		/**< RX and worker lcores. */
