@@ -76,7 +76,7 @@ enum tp_fwd_mode {
 
 /** Whether packets cross the event device to a worker. */
 enum tp_packet_path {
-	TP_PATH_AUTO,		/**< Inline in drop and monitor modes. */
+	TP_PATH_AUTO,		/**< Inline: drop, monitor, capture clock. */
 	TP_PATH_EVENTS,		/**< Always, as l2fwd-event does. */
 	TP_PATH_INLINE,		/**< Never: RX meters (drop, monitor). */
 };

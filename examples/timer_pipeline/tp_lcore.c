@@ -103,8 +103,14 @@ tp_lcore_roles_setup(struct tp_ctx *ctx)
 		TP_LOG(ERR, "--worker-lcores is empty (see --help)");
 		return -EINVAL;
 	}
+	/* auto: inline where the capture clock paces RX (it moves only
+	 * once the expiries before it are handled); on the wall clock the
+	 * event device's backpressure keeps RX from admitting flows faster
+	 * than they end.
+	 */
 	ctx->inline_path = cfg->packet_path == TP_PATH_INLINE ||
 		(cfg->packet_path == TP_PATH_AUTO &&
+		 cfg->clock == TP_CLOCK_CAPTURE &&
 		 (cfg->fwd_mode == TP_FWD_DROP ||
 		  cfg->fwd_mode == TP_FWD_MONITOR));
 	ctx->evd.adapter_port = port;
@@ -240,7 +246,8 @@ tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
 {
 	const bool control = (lc->roles & TP_ROLE_CONTROL) != 0;
 	bool rx_on = (roles & TP_ROLE_RX) != 0;
-	unsigned int work, idle = 0;
+	unsigned int work, wk, idle = 0;
+	bool wk_busy = false;
 	uint32_t phase;
 
 	if (rx_on)
@@ -254,11 +261,20 @@ tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
 			tp_rx_stop(ctx, lc);
 			rx_on = false;
 		}
-		if (rx_on)
+		/* On the inline path, expiries come first: while the worker
+		 * role finds timer events, RX admits no new flow, so that
+		 * ending flows keeps up with creating them and their
+		 * lateness stays bounded (packets would otherwise meet no
+		 * backpressure at all: none crosses the event device).
+		 */
+		if (rx_on && !wk_busy)
 			work += tp_rx_poll(ctx, lc,
 					   (roles & TP_ROLE_WORKER) != 0);
-		if (roles & TP_ROLE_WORKER)
-			work += tp_worker_poll(ctx, lc);
+		if (roles & TP_ROLE_WORKER) {
+			wk = tp_worker_poll(ctx, lc);
+			wk_busy = ctx->inline_path && rx_on && wk != 0;
+			work += wk;
+		}
 		__atomic_store_n(&lc->phase_ack, phase, __ATOMIC_RELEASE);
 		if (control)
 			tp_control_poll(ctx, lc, rte_get_timer_cycles());

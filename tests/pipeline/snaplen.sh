@@ -201,11 +201,14 @@ if ok $name $? && uniform_ok $name; then
 fi
 
 # A pool net_pcap runs out of: the packets it loses are its rx_nombuf.
+# (Packets as events: the event device holds the pool's mbufs; on the
+# inline path RX frees each packet at once.)
 name=wire_rx_nombuf
 $TOOL uniform "$WORK/many.pcap" 100 200
 $TOOL snap "$WORK/many.pcap" "$WORK/many96.pcap" 96
 NM=$($TOOL count "$WORK/many.pcap")
-run $name "$WORK/many96.pcap" --flows 16384 --mbufs 512 --fwd-mode drop
+run $name "$WORK/many96.pcap" --flows 16384 --mbufs 512 --fwd-mode drop \
+	--packet-path events
 if ok $name $? && uniform_ok $name; then
 	read -r rx nombuf <<<"$(tp_nums "$WORK/$name.log" rx_pkts \
 		port_rx_nombuf)"
