@@ -241,7 +241,7 @@ run_tp() {
 
 # run_sf CASE REP: softflowd -r, exporting to nfcapd.
 run_sf() {
-	local c=$1 r=$2 cap fl port t0 t1 st=0 n
+	local c=$1 r=$2 cap fl port t0 t1 st=0
 	cap=CAP_$c; cap=${!cap}
 	fl=FL_$c; fl=${!fl}
 	port=$("$PY" -c "import socket
@@ -263,17 +263,24 @@ print(s.getsockname()[1])")
 	kill -TERM "$NFPID"
 	wait "$NFPID" 2>/dev/null || true
 	NFPID=""
-	nfdump -R "$WORK/nf" -o raw >"$WORK/sf.raw"
-	n=$(grep -c '^Flow Record' "$WORK/sf.raw" || true)
-	printf '%s\t%s\tsoftflowd -r\t%s\t%s\t%s\n' \
-		"$c" "$r" $((t1 - t0)) "$st" "$n" >>"$TIMES"
-	[ "$st" = 0 ] || echo "   softflowd exit status $st" >&2
-	keep "$c" "$r" sf "$WORK/sf.raw"
+	readback "$c" "$r" sf softflowd "$WORK/nf" $((t1 - t0)) "$st"
+}
+
+# readback CASE REP ABBR TOOL DIR MS STATUS: the nfcapd files in DIR read
+# back with nfdump, the run's line in $TIMES, its records kept.
+readback() {
+	local c=$1 r=$2 a=$3 tool=$4 dir=$5 ms=$6 st=$7 n
+	nfdump -R "$dir" -o raw >"$WORK/$a.raw"
+	n=$(grep -c '^Flow Record' "$WORK/$a.raw" || true)
+	printf '%s\t%s\t%s -r\t%s\t%s\t%s\n' \
+		"$c" "$r" "$tool" "$ms" "$st" "$n" >>"$TIMES"
+	[ "$st" = 0 ] || echo "   $tool exit status $st" >&2
+	keep "$c" "$r" "$a" "$WORK/$a.raw"
 }
 
 # run_np CASE REP: nfpcapd -r, writing nfcapd files.
 run_np() {
-	local c=$1 r=$2 cap fl t0 t1 st=0 n
+	local c=$1 r=$2 cap fl t0 t1 st=0
 	cap=CAP_$c; cap=${!cap}
 	fl=FL_$c; fl=${!fl}
 	rm -rf "$WORK/np"
@@ -282,12 +289,7 @@ run_np() {
 	timeout -k 30 "$LIMIT" nfpcapd -r "$cap" -w "$WORK/np" "${NP_TMO[@]}" \
 		-B $((fl + 1024)) -t 3600 >"$WORK/$c.np.$r.log" 2>&1 || st=$?
 	t1=$(now_ms)
-	nfdump -R "$WORK/np" -o raw >"$WORK/np.raw"
-	n=$(grep -c '^Flow Record' "$WORK/np.raw" || true)
-	printf '%s\t%s\tnfpcapd -r\t%s\t%s\t%s\n' \
-		"$c" "$r" $((t1 - t0)) "$st" "$n" >>"$TIMES"
-	[ "$st" = 0 ] || echo "   nfpcapd exit status $st" >&2
-	keep "$c" "$r" np "$WORK/np.raw"
+	readback "$c" "$r" np nfpcapd "$WORK/np" $((t1 - t0)) "$st"
 }
 
 # Every run reads its capture from the page cache.

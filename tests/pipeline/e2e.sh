@@ -86,16 +86,22 @@ check_run two_workers "$WORK/multi.log" $? "$WORK/multi.json" \
 # Two RX lcores read the same capture (two rx_pcap queues): every key
 # arrives on both, so both RX lcores race to create each flow and refresh
 # it while two workers count and end flows. One record per flow, with
-# exactly twice the packets and bytes.
-for refresh in lazy every-packet; do
-	name=two_rx_lcores_same_keys_$refresh
+# exactly twice the packets and bytes. The last variant meters on the
+# inline path: both RX lcores count into the same flows (atomically).
+for variant in lazy every-packet inline; do
+	name=two_rx_lcores_same_keys_$variant
+	args=(--refresh "$variant")
+	[ $variant = inline ] && {
+		name=inline_path_two_rx_lcores
+		args=(--fwd-mode drop --packet-path inline)
+	}
 	TP_RUNS=$((TP_RUNS + 1))
 	tp_run "$WORK/$name.log" 120 --lcores=0@0,1@1,2@0 -S 1 --no-huge \
 		-m 512 --no-pci --file-prefix "${TP_PREFIX}_$TP_RUNS" \
 		--vdev=event_sw0 \
 		"--vdev=net_pcap0,rx_pcap=$IN,rx_pcap=$IN,tx_pcap=$WORK/$name.pcap" \
 		-- "${TMO_ARGS[@]}" -T 0 --idle-sleep-us 50 --stop-when-done \
-		--rx-lcores 0,2 --worker-lcores 0,2 --refresh $refresh \
+		--rx-lcores 0,2 --worker-lcores 0,2 "${args[@]}" \
 		--flow-log "$WORK/$name.json"
 	rc=$?
 	if ! tp_clean_exit $rc "$WORK/$name.log"; then
@@ -111,9 +117,8 @@ done
 # The inline packet path (--packet-path inline, drop and monitor modes):
 # RX meters each packet into its flow and frees it; only timer events
 # cross the event device. The same records as the generator's, every
-# packet metered (monitored) or dropped (fwd_drop), no packet event. With
-# two RX lcores on the same keys, both meter the same flows (atomic
-# counters): one record per flow, twice the packets. On the wall clock,
+# packet metered (monitored) or dropped (fwd_drop), no packet event (two
+# RX lcores on the same keys: above). On the wall clock,
 # --packet-path auto keeps packets as events (clock.sh checks that the
 # capture clock takes the inline path).
 for mode in drop monitor; do
@@ -138,25 +143,6 @@ for mode in drop monitor; do
 		tp_pass $name
 	fi
 done
-name=inline_path_two_rx_lcores
-TP_RUNS=$((TP_RUNS + 1))
-tp_run "$WORK/$name.log" 120 --lcores=0@0,1@1,2@0 -S 1 --no-huge \
-	-m 512 --no-pci --file-prefix "${TP_PREFIX}_$TP_RUNS" \
-	--vdev=event_sw0 \
-	"--vdev=net_pcap0,rx_pcap=$IN,rx_pcap=$IN,tx_pcap=$WORK/$name.pcap" \
-	-- "${TMO_ARGS[@]}" -T 0 --idle-sleep-us 50 --stop-when-done \
-	--rx-lcores 0,2 --worker-lcores 0,2 --fwd-mode drop \
-	--packet-path inline --flow-log "$WORK/$name.json"
-rc=$?
-if ! tp_clean_exit $rc "$WORK/$name.log"; then
-	tp_fail $name "exit status $rc or exactly-once check failed" \
-		"$WORK/$name.log"
-elif ! why=$($CHECK doubled "$WORK/$name.json" "$EXP"); then
-	tp_fail $name "$why"
-else
-	tp_pass $name
-fi
-
 name=auto_path_wall_clock
 tp_pcap_run "$WORK/$name.log" "$IN" "$WORK/$name.pcap" \
 	--flow-log "$WORK/$name.json" --fwd-mode drop
