@@ -50,6 +50,22 @@ if [ ! -f "$so" ]; then
 	exit 1
 fi
 
+# EAL refuses a plugin with a world-writable folder on its path (a clone
+# under /tmp): then -d takes a copy in a private folder.
+plugin=$so
+d=$(dirname "$so")
+while [ "$d" != / ]; do
+	if [ -n "$(find "$d" -maxdepth 0 -perm -0002 2>/dev/null)" ]; then
+		pdir=${TP_PROOF_PLUGIN_DIR:-/var/cache/timer_pipeline/plugin-$$}
+		mkdir -p "$pdir" && chmod 755 "$pdir" &&
+			cp "$so" "$pdir/" && plugin=$pdir/$(basename "$so")
+		trap 'rm -rf "$pdir"' EXIT
+		echo "event_direct_proof: $d is world-writable: -d $plugin"
+		break
+	fi
+	d=$(dirname "$d")
+done
+
 # The DPDK the driver is linked to: its libdir's prefix.
 libdir=$(ldd "$so" | awk '/librte_eal\.so/ { print $3; exit }')
 libdir=$(dirname "$libdir")
@@ -87,7 +103,7 @@ run_dpdk() {
 
 side_args() { # side_args dpdk|ed: the vdevs of one side
 	if [ "$1" = ed ]; then
-		echo "-d $so --vdev=event_sw0 --vdev=event_direct0"
+		echo "-d $plugin --vdev=event_sw0 --vdev=event_direct0"
 	else
 		echo "--vdev=event_sw0"
 	fi
