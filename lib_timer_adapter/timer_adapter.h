@@ -66,44 +66,61 @@
  * (tests/test_differential.c) fails unless its expected differences use
  * exactly these tags, and docs/differences.rst is generated from this list
  * by tools/differences.py (the same test fails when it is out of date).
+ * Each item ends with what an application sees through DPDK's own API
+ * over the event_direct driver (drivers/event_direct): "Through
+ * event_direct: ours." (the difference stays: our code decides) or
+ * "Through event_direct: DPDK's." (DPDK's own code decides before or
+ * instead of ours, so DPDK's behaviour comes back, or the difference
+ * disappears); the differential test's third side checks each.
  * - [create-checks] create rejects timer_tick_ns == 0, max_tmo_ns <
  *   timer_tick_ns and nb_timers == 0 with EINVAL (DPDK accepts the first
  *   two and divides by zero later; it reports EPERM for the third).
+ *   Through event_direct: ours (DPDK's create runs our init, which refuses
+ *   them, after the port callback ran).
  * - [null-conf-cb] create_ext with a NULL conf_cb fails with EINVAL and
  *   leaves the id free (DPDK keeps the id's data memzone, so a later
- *   create with that id fails with EEXIST).
+ *   create with that id fails with EEXIST). Through event_direct: DPDK's
+ *   (its create checks conf_cb before our init runs).
  * - [lookup-range] lookup of an id >= TIMER_ADAPTER_NUM_MAX fails with
- *   EINVAL (DPDK reads out of bounds).
+ *   EINVAL (DPDK reads out of bounds). Through event_direct: DPDK's (its
+ *   lookup runs).
  * - [init-errno] A failing private init reports its real errno (ENOMEM)
- *   instead of EPERM.
+ *   instead of EPERM. Through event_direct: ours (DPDK's create passes
+ *   init's error on).
  * - [tmo-overflow] A timeout whose timeout_ticks * timer_tick_ns overflows
  *   64 bits is reported as RTE_EVENT_TIMER_ERROR_TOOLATE (DPDK wraps
- *   around and arms a timer of about one tick).
+ *   around and arms a timer of about one tick). Through event_direct:
+ *   ours.
  * - [partial-burst] When the node pool runs dry in the middle of a burst,
  *   the timers before it stay armed and the call returns a short count
  *   with ENOSPC (DPDK returns 0 even when some could have been armed).
+ *   Through event_direct: ours.
  * - [cancel-expiry-race] Expiry and cancel of one timer are settled on one
  *   word: exactly one wins, and a timer whose event was built never ends
  *   CANCELED (DPDK's cancel can succeed on a timer whose event it has
- *   already delivered).
+ *   already delivered). Through event_direct: ours.
  * - [device-full] A single-shot timer that cannot be delivered because the
  *   event device is full is kept, in order, until it can be (DPDK
  *   re-inserts it into a skiplist and counts evtim_retry_count).
  *   evtim_retry_count here counts enqueue attempts that left events
- *   waiting for a later try.
+ *   waiting for a later try. Through event_direct: ours.
  * - [periodic-behind] A periodic timer whose firings fall behind (the
  *   device was full for longer than a period) fires once and skips the
  *   missed periods, counting each in evtim_drop_count; it stays armed
- *   (DPDK drops the firing when its buffer is full).
+ *   (DPDK drops the firing when its buffer is full). Through event_direct:
+ *   ours.
  * - [default-port-cb] The default port configuration callback used by
  *   timer_adapter_create() cannot read the device's current configuration
  *   (DPDK keeps it in a driver-only structure): it reconfigures the device
  *   with the current queue and port counts (plus one port) and the
  *   device's maximum limits. Applications with their own event device
- *   configuration should use timer_adapter_create_ext().
+ *   configuration should use timer_adapter_create_ext(). Through
+ *   event_direct: DPDK's (DPDK's default port callback runs: the
+ *   difference disappears).
  * - [remaining-ticks; before 23.03] remaining_ticks_get exists (DPDK's
  *   call appeared in 23.03; built against 23.03 or later, both return the
- *   same).
+ *   same). Through event_direct: DPDK's (22.11 has no call that reaches
+ *   our op).
  *
  * An addition DPDK's adapter has no counterpart for (not a difference in
  * a shared behaviour, so not tagged above): the application clock.

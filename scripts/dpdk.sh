@@ -26,6 +26,12 @@
 # net/pcap, net/af_packet and net/af_xdp (libxdp-dev, libbpf-dev); the app
 # dpdk-test-eventdev; meson install also copies the examples' sources
 # (PREFIX/share/dpdk/examples, where bench_pipeline.sh takes l2fwd-event).
+# The driver SDK headers are installed (-Denable_driver_sdk=true: the
+# event_direct driver, drivers/event_direct, builds against them). DPDK's
+# unit test app, dpdk-test, is built too for the versions in
+# $DPDK_TEST_VERSIONS (default 25.11.2, where CI runs DPDK's
+# event_timer_adapter_test through the driver; 22.11 is Debian's
+# /usr/bin/dpdk-test).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +39,7 @@ top=$(dirname "$here")
 shared=${TP_SHARED_DIR:-$(cd "$top/.." && pwd)/shared}
 
 LIBS=eventdev,timer,cryptodev,dmadev,cfgfile,telemetry
+APPS=test-eventdev
 DRIVERS=bus/vdev,mempool/ring,event/sw,event/dsw,net/null,net/pcap,net/af_packet,net/af_xdp
 # Each must be in the install, or the build failed us (net/af_xdp needs
 # libxdp >= 1.2 or libbpf; Debian 12 has both).
@@ -112,8 +119,15 @@ case "$version" in
 	*) die "DPDK $version: this script builds 23.11 and later (22.11 is Debian's: bash scripts/setup.sh)" ;;
 esac
 
+# dpdk-test only where it runs (it adds a few minutes to the build).
+tests=false
+case " ${DPDK_TEST_VERSIONS:-25.11.2} " in *" $version "*)
+	tests=true
+	APPS=$APPS,test ;;
+esac
+
 prefix=${DPDK_CACHE:-/var/cache/timer_pipeline/dpdk-$version}
-stamp_opts="libs=$LIBS drivers=$DRIVERS apps=test-eventdev extra=${DPDK_MESON_ARGS:-}"
+stamp_opts="libs=$LIBS drivers=$DRIVERS apps=$APPS sdk=true extra=${DPDK_MESON_ARGS:-}"
 stamp="$prefix/.timer_pipeline-stamp"
 
 pcpath() { # the pkgconfig folder under the prefix
@@ -159,7 +173,8 @@ log "DPDK $version: meson setup (prefix $prefix)"
 meson setup "$work/build" "$srcdir" --prefix="$prefix" \
 	-Dplatform=generic -Ddefault_library=shared \
 	-Denable_libs="$LIBS" -Denable_drivers="$DRIVERS" \
-	-Denable_apps=test-eventdev -Dtests=false -Denable_docs=false \
+	-Denable_apps="$APPS" -Dtests=$tests -Denable_driver_sdk=true \
+	-Denable_docs=false \
 	-Dexamples= ${DPDK_MESON_ARGS:-} > "$work/setup.log" 2>&1 ||
 	{ tail -n 30 "$work/setup.log" >&2; die "meson setup failed"; }
 log "DPDK $version: building ($(nproc) CPUs)"
@@ -174,6 +189,10 @@ for p in $REQUIRED_PMDS; do
 		>/dev/null 2>&1 || die "DPDK $version: driver $p was not built (see meson setup's summary)"
 done
 [ -x "$prefix/bin/dpdk-test-eventdev" ] || die "DPDK $version: dpdk-test-eventdev was not built"
+[ "$tests" = false ] || [ -x "$prefix/bin/dpdk-test" ] ||
+	die "DPDK $version: dpdk-test was not built"
+[ -n "$(find "$prefix" -name eventdev_pmd.h -print -quit)" ] ||
+	die "DPDK $version: the driver SDK headers were not installed"
 [ -f "$prefix/share/dpdk/examples/l2fwd-event/main.c" ] ||
 	die "DPDK $version: the examples' sources were not installed"
 printf '%s\n%s\n' "$stamp_src" "$stamp_opts" > "$stamp"

@@ -3,11 +3,13 @@
 # Copyright(c) 2026 The timer_pipeline authors
 #
 # Idempotent set-up on Debian 12 (as root): install what is missing,
-# reserve 2 MB hugepages when possible, configure and build into $BUILD_DIR
-# (default: build). Extra meson options may be given in $MESON_ARGS.
+# reserve 2 MB hugepages when possible, provide DPDK's driver SDK headers
+# for Debian's DPDK (below), configure and build into $BUILD_DIR (default:
+# build). Extra meson options may be given in $MESON_ARGS.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+shared=${TP_SHARED_DIR:-$(cd .. && pwd)/shared}
 BUILD_DIR=${BUILD_DIR:-build}
 PKGS="dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config libpcap-dev gcc python3 coreutils procps"
 # tests/pipeline/live_iface.sh and scripts/bench_live.sh: network namespaces
@@ -52,6 +54,45 @@ if [ "$(id -u)" = 0 ]; then
 		mount -t hugetlbfs nodev /dev/hugepages 2>/dev/null || true
 	fi
 fi
+
+# The event_direct driver (drivers/event_direct) needs DPDK's driver SDK
+# headers, which Debian's libdpdk-dev does not ship: install those of the
+# release Debian ships, from ../shared/dpdk/dpdk-VERSION.tar.xz, into a
+# cache outside the clone (headers only; meson looks there, see
+# drivers/event_direct/meson.build). A DPDK built by scripts/dpdk.sh has
+# them already. Without the tarball the driver is not built (meson says
+# which headers are missing).
+sdk_headers() {
+	local v inc tarball cache top
+	v=$(pkg-config --modversion libdpdk 2>/dev/null) || return 0
+	inc=$(pkg-config --variable=includedir libdpdk)
+	[ -f "$inc/eventdev_pmd.h" ] || [ -f "$inc/dpdk/eventdev_pmd.h" ] && return 0
+	cache=${TP_SDK_CACHE:-/var/cache/timer_pipeline}/dpdk-$v-sdk
+	[ -f "$cache/include/eventdev_pmd.h" ] && return 0
+	tarball=$shared/dpdk/dpdk-$v.tar.xz
+	if [ ! -f "$tarball" ]; then
+		echo "setup: no $tarball: the event_direct driver will not be built" >&2
+		return 0
+	fi
+	top=$(tar -tf "$tarball" | awk -F/ 'NR == 1 { print $1 }')
+	mkdir -p "$cache/include.tmp"
+	# The driver-facing headers of EAL, eventdev and bus/vdev (each
+	# meson.build's driver_sdk_headers).
+	tar -xf "$tarball" -C "$cache/include.tmp" --strip-components=4 \
+		"$top/lib/eal/include/dev_driver.h" \
+		"$top/lib/eal/include/bus_driver.h"
+	tar -xf "$tarball" -C "$cache/include.tmp" --strip-components=3 \
+		"$top/lib/eventdev/eventdev_pmd.h" \
+		"$top/lib/eventdev/eventdev_pmd_vdev.h" \
+		"$top/lib/eventdev/event_timer_adapter_pmd.h" \
+		"$top/lib/eventdev/eventdev_trace.h"
+	tar -xf "$tarball" -C "$cache/include.tmp" --strip-components=4 \
+		"$top/drivers/bus/vdev/bus_vdev_driver.h"
+	rm -rf "$cache/include"
+	mv "$cache/include.tmp" "$cache/include"
+	echo "setup: DPDK $v driver SDK headers in $cache/include"
+}
+sdk_headers
 
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
 	# shellcheck disable=SC2086

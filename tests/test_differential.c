@@ -9,6 +9,14 @@
  * rte_errno when the return reports a failure, timer states, delivered
  * events per timer); the two recordings are then compared step by step.
  *
+ * Built with the event_direct driver (TP_HAVE_EVENT_DIRECT; linked in, as
+ * a static archive), each scenario runs a third time: DPDK's API
+ * (rte_event_timer_*) over the driver, which takes over the event device
+ * for that run only (rte_vdev_init() before, rte_vdev_uninit() after).
+ * Its recording is compared with DPDK's: a listed difference must show
+ * DPDK's text or ours as the header's list says for its tag ("Through
+ * event_direct: ours." or "DPDK's."), every other step DPDK's text.
+ *
  * A step may differ only if it is listed in known_diffs[] with the exact
  * text expected from each side, the reason, and the tag of the difference
  * in timer_adapter.h's list of deliberate differences. A listed difference
@@ -34,7 +42,11 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_memzone.h>
 #include <rte_service.h>
+#ifdef TP_HAVE_EVENT_DIRECT
+#include <rte_bus_vdev.h>
+#endif
 
 #include "adapter_ops.h"
 #include "ta_differences.h"
@@ -48,10 +60,14 @@
 #define NB_TIMERS 4096
 #define NB_TIM 16		/* timers per scenario */
 
-/* The two implementations, both through the project's one ops table. */
+/*
+ * The implementations, all through the project's one ops table: DPDK's
+ * adapter, ours, and DPDK's API over the event_direct driver.
+ */
 struct drv {
-	const char *name;			/* "dpdk" or "ours". */
-	bool is_dpdk;
+	const char *name;			/* "dpdk", "ours", "via_ed". */
+	bool is_dpdk;				/* DPDK's API (calls). */
+	bool via_driver;			/* Over event_direct. */
 	uint8_t port;				/* Its conf_cb's port. */
 	const struct tp_adapter_ops *ops;
 };
@@ -65,6 +81,16 @@ static const struct drv drv_ours = {
 	.name = "ours", .is_dpdk = false, .port = TC_ADAPTER_PORT,
 	.ops = &tp_adapter_direct_ops,
 };
+
+#ifdef TP_HAVE_EVENT_DIRECT
+static const struct drv drv_via = {
+	.name = "via_ed", .is_dpdk = true, .via_driver = true,
+	.port = TC_DPDK_PORT, .ops = &tp_adapter_rte_ops,
+};
+#define NB_DRV 3
+#else
+#define NB_DRV 2
+#endif
 
 /*
  * Expected differences: the tag of the difference in timer_adapter.h's
@@ -151,7 +177,7 @@ struct dlog {
 static void *live[8];
 static unsigned int nb_live;
 
-static struct dlog logs[2];
+static struct dlog logs[NB_DRV];
 
 static void run_cleanup(const struct drv *d);
 
@@ -870,12 +896,28 @@ out:
 static void
 run_cleanup(const struct drv *d)
 {
+	const struct rte_memzone *mz;
+	char name[RTE_MEMZONE_NAMESIZE];
+	unsigned int id;
+
 	while (nb_live > 0) {
 		void *a = live[nb_live - 1];
 
 		d->ops->stop(a);
 		if (d_free(d, a) != 0)
 			live_del(a);
+	}
+	/*
+	 * The data memzone DPDK's create keeps when conf_cb is NULL
+	 * (create_errors.null_cb): freed, so that the next run through
+	 * DPDK's API starts with every id free, as the first did.
+	 */
+	for (id = 0; d->is_dpdk && id < TIMER_ADAPTER_NUM_MAX; id++) {
+		snprintf(name, sizeof(name), "rte_event_timer_adapter_data_%u",
+			 id);
+		mz = rte_memzone_lookup(name);
+		if (mz != NULL)
+			rte_memzone_free(mz);
 	}
 	tc_quiesce(20);
 }
@@ -911,6 +953,7 @@ scn_remaining_ticks(const struct drv *d, struct dlog *lg)
 }
 
 static bool tag_applies(const char *tag);
+static bool tag_via_dpdk(const char *tag);
 
 /* Compare one step of both logs; returns 1 if it is a failure. */
 static unsigned int
@@ -956,6 +999,65 @@ step_compare(const char *name, const struct step *s0, const struct step *s1,
 	return 0;
 }
 
+#ifdef TP_HAVE_EVENT_DIRECT
+/*
+ * One step of DPDK's log (s0) against the same step through event_direct
+ * (s2): DPDK's text, or for a listed difference the text of the side the
+ * header's list names for its tag. Returns 1 if it is a failure.
+ */
+static unsigned int
+step_compare_via(const char *name, const struct step *s0,
+		 const struct step *s2)
+{
+	const char *want = s0->text;
+	unsigned int k;
+
+	for (k = 0; k < RTE_DIM(known_diffs); k++)
+		if (strcmp(known_diffs[k].scenario, name) == 0 &&
+		    strcmp(known_diffs[k].step, s0->label) == 0 &&
+		    tag_applies(known_diffs[k].tag))
+			want = tag_via_dpdk(known_diffs[k].tag) ?
+				known_diffs[k].dpdk : known_diffs[k].ours;
+	if (getenv("TP_DIFF_VERBOSE") != NULL)
+		printf("    %-26s via_ed: %s\n", s2->label, s2->text);
+	if (strcmp(s0->label, s2->label) != 0) {
+		printf("    labels differ: %s / %s (via_ed)\n", s0->label,
+		       s2->label);
+		return 1;
+	}
+	if (strcmp(want, s2->text) != 0) {
+		printf("    DIFF via_ed %s: '%s', expected '%s'\n", s2->label,
+		       s2->text, want);
+		return 1;
+	}
+	return 0;
+}
+
+/* Take the event device over for a run through event_direct, or give it back. */
+static int
+drv_attach(const struct drv *d, bool on)
+{
+	int ret;
+
+	if (!d->via_driver)
+		return 0;
+	ret = on ? rte_vdev_init("event_direct0", "dev=event_sw0") :
+		rte_vdev_uninit("event_direct0");
+	if (ret != 0)
+		printf("    rte_vdev_%s(event_direct0) failed: %d\n",
+		       on ? "init" : "uninit", ret);
+	return ret;
+}
+#else
+static int
+drv_attach(const struct drv *d, bool on)
+{
+	RTE_SET_USED(d);
+	RTE_SET_USED(on);
+	return 0;
+}
+#endif
+
 /*
  * Run a scenario on both implementations and compare the logs. Each side
  * must record at least min_steps steps: a scenario whose setup failed the
@@ -966,16 +1068,24 @@ run_scenario(const char *name,
 	     void (*scn)(const struct drv *d, struct dlog *lg),
 	     unsigned int min_steps)
 {
-	const struct drv *drv[2] = { &drv_dpdk, &drv_ours };
+	const struct drv *drv[NB_DRV] = { &drv_dpdk, &drv_ours,
+#ifdef TP_HAVE_EVENT_DIRECT
+					  &drv_via,
+#endif
+	};
 	unsigned int i, k, diffs = 0, expected = 0;
 	bool seen[RTE_DIM(known_diffs)] = { false };
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < NB_DRV; k++) {
 		memset(&logs[k], 0, sizeof(logs[k]));
 		logs[k].scenario = name;
 		timers_reset();
+		if (drv_attach(drv[k], true) != 0)
+			return TP_TEST_FAIL;
 		scn(drv[k], &logs[k]);
 		run_cleanup(drv[k]);
+		if (drv_attach(drv[k], false) != 0)
+			diffs++;
 		if (logs[k].n < min_steps || logs[k].overflow) {
 			printf("    %s: %u steps recorded, expected at least %u"
 			       "%s\n", drv[k]->name, logs[k].n, min_steps,
@@ -991,6 +1101,15 @@ run_scenario(const char *name,
 	for (i = 0; i < RTE_MIN(logs[0].n, logs[1].n); i++)
 		diffs += step_compare(name, &logs[0].s[i], &logs[1].s[i], seen,
 				      &expected);
+#ifdef TP_HAVE_EVENT_DIRECT
+	if (logs[0].n != logs[2].n) {
+		printf("    step counts differ: dpdk %u, via_ed %u\n",
+		       logs[0].n, logs[2].n);
+		diffs++;
+	}
+	for (i = 0; i < RTE_MIN(logs[0].n, logs[2].n); i++)
+		diffs += step_compare_via(name, &logs[0].s[i], &logs[2].s[i]);
+#endif
 	for (k = 0; k < RTE_DIM(known_diffs); k++)
 		if (strcmp(known_diffs[k].scenario, name) == 0 && !seen[k] &&
 		    tag_applies(known_diffs[k].tag)) {
@@ -1050,6 +1169,21 @@ tag_applies(const char *tag)
 }
 
 /*
+ * Whether DPDK's own code decides the difference through event_direct
+ * ("Through event_direct: DPDK's." in the header's list).
+ */
+static bool
+tag_via_dpdk(const char *tag)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(ta_header_diffs); i++)
+		if (strcmp(ta_header_diffs[i].tag, tag) == 0)
+			return ta_header_diffs[i].via_dpdk;
+	return false;
+}
+
+/*
  * The expected differences and the header's list of deliberate
  * differences (timer_adapter.h, read at build time by tools/
  * differences.py into ta_differences.h) name the same differences, and
@@ -1097,11 +1231,13 @@ test_differences_listed(void)
 		printf("    docs/differences.rst: %s\n", TA_DIFF_RST_PROBLEM);
 		bad++;
 	}
+	for (i = 0, k = 0; i < RTE_DIM(ta_header_diffs); i++)
+		k += tag_via_dpdk(ta_header_diffs[i].tag);
 	printf("    %u differences in timer_adapter.h (%s), %u shown, "
-	       "%u untested\n", (unsigned int)RTE_DIM(ta_header_diffs),
-	       rte_version(),
+	       "%u untested; DPDK's code decides %u through event_direct\n",
+	       (unsigned int)RTE_DIM(ta_header_diffs), rte_version(),
 	       (unsigned int)RTE_DIM(known_diffs),
-	       (unsigned int)RTE_DIM(untested_diffs));
+	       (unsigned int)RTE_DIM(untested_diffs), k);
 	return bad == 0 ? TP_TEST_OK : TP_TEST_FAIL;
 }
 

@@ -7,7 +7,9 @@ Its one source is the "Deliberate differences" block of
 lib_timer_adapter/timer_adapter.h: one "- [tag] text" item per difference,
 or "- [tag; before X.Y] text" / "- [tag; from X.Y] text" for a difference
 that exists only when built against a DPDK before (or from) version X.Y.
-Everything else is generated from it or checked against it:
+Each item ends with "Through event_direct: ours." or "Through event_direct:
+DPDK's." (with any reason in brackets before the full stop): what DPDK's own
+API shows over the event_direct driver. Everything else is generated from it or checked against it:
 
   differences.py rst HEADER            print docs/differences.rst
   differences.py check HEADER RST      exit 1 if RST is not what rst prints
@@ -27,6 +29,7 @@ import textwrap
 START = "Deliberate differences from DPDK"
 ITEM = re.compile(r"^- \[([a-z0-9-]+)(?:; (before|from) ([0-9]+)\.([0-9]+))?\] "
                   r"(.*)$")
+VIA = re.compile(r"Through event_direct: (ours|DPDK's)(?: \([^)]*\))?\.$")
 
 
 def comment_lines(header):
@@ -41,8 +44,9 @@ def comment_lines(header):
 
 
 def parse(header):
-    """(intro, [[tag, text, versions]]) of the differences block;
-    versions is None (every DPDK) or (before|from, year, month)."""
+    """(intro, [[tag, text, versions, via_dpdk]]) of the differences
+    block; versions is None (every DPDK) or (before|from, year, month);
+    via_dpdk is whether DPDK's own code decides through event_direct."""
     lines = comment_lines(header)
     try:
         i = next(k for k, l in enumerate(lines) if l and START in l)
@@ -64,7 +68,14 @@ def parse(header):
             intro.append(line.strip())
     if not items:
         sys.exit("%s: no '- [tag] text' items after '%s'" % (header, START))
-    tags = [t for t, _, _ in items]
+    for item in items:
+        m = VIA.search(item[1])
+        if not m:
+            sys.exit("%s: [%s] does not end with 'Through event_direct: "
+                     "ours.' or 'Through event_direct: DPDK's.'"
+                     % (header, item[0]))
+        item.append(m.group(1) == "DPDK's")
+    tags = [t for t, _, _, _ in items]
     dup = sorted({t for t in tags if tags.count(t) > 1})
     if dup:
         sys.exit("%s: tags listed twice: %s" % (header, ", ".join(dup)))
@@ -104,8 +115,15 @@ def rst(header):
         "this list it neither shows nor names as untested with the reason.",
         "It runs against every supported DPDK version.",
         "",
+        "Each item also says what an application sees through DPDK's own",
+        "API over the ``event_direct`` driver (docs/event-direct.rst):",
+        "*ours* where the difference stays (our code decides), *DPDK's* where",
+        "DPDK's own code decides before ours, so that DPDK's behaviour comes",
+        "back or the difference disappears. The differential test's third",
+        "side, DPDK's API over the driver, checks each of these too.",
+        "",
     ]
-    for tag, text, ver in items:
+    for tag, text, ver, _ in items:
         if ver is None:
             out.append("``%s``" % tag)
         else:
@@ -152,15 +170,16 @@ def c_table(out, header, path):
         f.write("/* Each tag, and whether it applies to the DPDK built "
                 "against. */\n")
         f.write("static const struct ta_header_diff {\n"
-                "\tconst char *tag;\n\tbool applies;\n"
+                "\tconst char *tag;\n\tbool applies;\n\tbool via_dpdk;\n"
                 "} ta_header_diffs[] = {\n")
-        for tag, _, ver in items:
+        for tag, _, ver, via_dpdk in items:
             if ver is None:
                 cond = "true"
             else:
                 cond = "RTE_VERSION %s RTE_VERSION_NUM(%d, %d, 0, 0)" % (
                     "<" if ver[0] == "before" else ">=", ver[1], ver[2])
-            f.write('\t{ "%s", %s },\n' % (tag, cond))
+            f.write('\t{ "%s", %s, %s },\n'
+                    % (tag, cond, "true" if via_dpdk else "false"))
         f.write("};\n\n")
         f.write("#define TA_DIFF_RST_IN_SYNC %d\n" % (problem is None))
         f.write('#define TA_DIFF_RST_PROBLEM "%s"\n\n'
