@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -507,4 +508,40 @@ tc_suite_main(const char *suite, const struct tp_test_table *tables,
 	tc_eventdev_teardown();
 	rte_eal_cleanup();
 	return failed == 0 ? 0 : 1;
+}
+
+pid_t
+tc_spawn_secondary(const char *file_prefix, const char *const *eal_extra,
+		   const char *app)
+{
+	char exe[4096];
+	char *args[16];
+	ssize_t len;
+	pid_t pid;
+	int n = 0;
+
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len <= 0)
+		return -1;
+	exe[len] = '\0';
+	args[n++] = exe;
+	args[n++] = (char *)(uintptr_t)"--proc-type=secondary";
+	args[n++] = (char *)(uintptr_t)file_prefix;
+	args[n++] = (char *)(uintptr_t)"--lcores=3@0";
+	args[n++] = (char *)(uintptr_t)"--no-pci";
+	args[n++] = (char *)(uintptr_t)"--log-level=lib.eal:warning";
+	while (eal_extra != NULL && *eal_extra != NULL && n < 12)
+		args[n++] = (char *)(uintptr_t)*eal_extra++;
+	if (app != NULL) {
+		args[n++] = (char *)(uintptr_t)"--";
+		args[n++] = (char *)(uintptr_t)app;
+	}
+	args[n] = NULL;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execv(exe, args);
+		_exit(127);
+	}
+	return pid;
 }

@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <rte_event_timer_adapter.h>
 #include <rte_eventdev.h>
@@ -169,5 +170,15 @@ tc_conf_make(uint16_t id, uint64_t tick_ns, uint64_t max_tmo_ns,
  */
 unsigned int tc_periodic_collect(struct tc_evcount *ec, unsigned int n,
 				 unsigned int *lo);
+
+/*
+ * Start this very program again as a DPDK secondary process on lcore 3
+ * (CPU 0): --proc-type=secondary, the primary's file_prefix argument
+ * ("--file-prefix=..."), the given extra EAL arguments and, after "--",
+ * the application argument app (none if NULL). Returns the child's pid,
+ * or -1.
+ */
+pid_t tc_spawn_secondary(const char *file_prefix, const char *const *eal_extra,
+			 const char *app);
 
 #endif /* _TEST_COMMON_H_ */

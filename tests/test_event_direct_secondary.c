@@ -86,30 +86,7 @@ secondary_main(void)
 static pid_t
 spawn_secondary(void)
 {
-	char exe[4096];
-	char *args[8];
-	ssize_t len;
-	pid_t pid;
-	int n = 0;
-
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len <= 0)
-		return -1;
-	exe[len] = '\0';
-	args[n++] = exe;
-	args[n++] = (char *)(uintptr_t)"--proc-type=secondary";
-	args[n++] = file_prefix;
-	args[n++] = (char *)(uintptr_t)"--lcores=3@0";
-	args[n++] = (char *)(uintptr_t)"--no-pci";
-	args[n++] = (char *)(uintptr_t)"--log-level=lib.eal:warning";
-	args[n] = NULL;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		execv(exe, args);
-		_exit(127);
-	}
-	return pid;
+	return tc_spawn_secondary(file_prefix, NULL, NULL);
 }
 
 static int

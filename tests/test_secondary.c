@@ -293,32 +293,7 @@ shm_reset(unsigned int n)
 static pid_t
 spawn_secondary(enum sec_mode mode)
 {
-	char exe[4096];
-	char *args[10];
-	ssize_t len;
-	pid_t pid;
-	int n = 0;
-
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len <= 0)
-		return -1;
-	exe[len] = '\0';
-	args[n++] = exe;
-	args[n++] = (char *)(uintptr_t)"--proc-type=secondary";
-	args[n++] = file_prefix;
-	args[n++] = (char *)(uintptr_t)"--lcores=3@0";
-	args[n++] = (char *)(uintptr_t)"--no-pci";
-	args[n++] = (char *)(uintptr_t)"--log-level=lib.eal:warning";
-	args[n++] = (char *)(uintptr_t)"--";
-	args[n++] = (char *)(uintptr_t)mode_names[mode];
-	args[n] = NULL;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		execv(exe, args);
-		_exit(127);
-	}
-	return pid;
+	return tc_spawn_secondary(file_prefix, NULL, mode_names[mode]);
 }
 
 /*
