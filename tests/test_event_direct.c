@@ -75,6 +75,20 @@ rte_start_new(void)
 	return a;
 }
 
+/* The vdev probed and an adapter started through it; NULL (vdev gone). */
+static struct rte_event_timer_adapter *
+ed_start_new(void)
+{
+	struct rte_event_timer_adapter *a;
+
+	if (rte_vdev_init(ED_NAME, NULL) != 0)
+		return NULL;
+	a = rte_start_new();
+	if (a == NULL)
+		rte_vdev_uninit(ED_NAME);
+	return a;
+}
+
 static void
 rte_stop_free(struct rte_event_timer_adapter *a)
 {
@@ -192,12 +206,8 @@ test_fast_path(void)
 	struct rte_event_timer_adapter *a;
 	int ret;
 
-	TP_ASSERT_EQ(rte_vdev_init(ED_NAME, NULL), 0, "vdev init");
-	a = rte_start_new();
-	if (a == NULL) {
-		rte_vdev_uninit(ED_NAME);
-		TP_ASSERT(false, "create and start via the driver");
-	}
+	a = ed_start_new();
+	TP_ASSERT(a != NULL, "vdev init, create and start via the driver");
 	ret = fast_path_run(a, timer_adapter_lookup(0));
 	rte_stop_free(a);
 	TP_ASSERT_EQ(rte_vdev_uninit(ED_NAME), 0, "vdev uninit");
@@ -276,12 +286,8 @@ test_telemetry(void)
 	struct timer_adapter *ours;
 	int ret;
 
-	TP_ASSERT_EQ(rte_vdev_init(ED_NAME, NULL), 0, "vdev init");
-	a = rte_start_new();
-	if (a == NULL) {
-		rte_vdev_uninit(ED_NAME);
-		TP_ASSERT(false, "create and start via the driver");
-	}
+	a = ed_start_new();
+	TP_ASSERT(a != NULL, "vdev init, create and start via the driver");
 	ours = timer_adapter_lookup(0);
 	ret = fast_path_run(a, ours);
 	/* Stopped: adapter_tick_count no longer moves between the reads. */
