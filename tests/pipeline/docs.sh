@@ -33,6 +33,9 @@
 #                   come from one table (tp_config_text.c)
 #   live_table      docs/bench/live_table.rst is what
 #                   tools/bench_live_report.py makes of docs/bench/live.json
+#   bench_files     docs/bench holds no repetition, figure or duplicate:
+#                   what the guides read, the rest in results/
+#                   (tests/pipeline/bench_files.py)
 #   using_it_compiles  the library guide's example compiles (-Werror)
 #   readme_front    README.rst: valid reStructuredText, at most 160 lines,
 #                   opening with exactly the two
@@ -123,6 +126,16 @@ if python3 tools/bench_live_report.py --check docs/bench/live.json \
 	tp_pass live_table
 else
 	tp_fail live_table "$(cat "$WORK/live_table.log")"
+fi
+
+# bench_files: docs/bench holds what the guides read; repetitions live in
+# results/bench, figures are drawn at build time
+if python3 tests/pipeline/bench_files.py "$TP_SRC" >"$WORK/bench_files.log" 2>&1
+then
+	tp_pass bench_files
+else
+	tp_fail bench_files "docs/bench holds a file the guides do not read"
+	grep -v '^RESULT' "$WORK/bench_files.log"
 fi
 
 # file_lists: the guides' file lists (testing.rst "Where things live",
