@@ -403,6 +403,22 @@ tp_port_configure(struct tp_ctx *ctx, uint16_t port)
 			RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) &
 			info.flow_type_rss_offloads;
 	}
+	/*
+	 * net_pcap from DPDK 26.07 does two things only when asked, which
+	 * earlier releases always did and offered no offload for: it stamps
+	 * packets with their capture time (the RX timestamp offload; in
+	 * nanoseconds, where earlier releases give microseconds), and it
+	 * chains a record longer than one mbuf (RX scatter) instead of
+	 * dropping it.
+	 */
+	if (strcmp(info.driver_name, "net_pcap") == 0) {
+		if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_TIMESTAMP) {
+			conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_TIMESTAMP;
+			ctx->replay.ts_unit_ns = 1;
+		}
+		conf.rxmode.offloads |= info.rx_offload_capa &
+					RTE_ETH_RX_OFFLOAD_SCATTER;
+	}
 	ret = rte_eth_dev_configure(port, ctx->nb_rxq[port], ctx->nb_txq[port],
 				    &conf);
 	if (ret < 0) {
