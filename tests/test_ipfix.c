@@ -16,7 +16,7 @@
 
 #include <fixbuf/public.h>
 
-#include "tp_ipfix_enc.h"
+#include "records/tp_ipfix_enc.h"
 #include "tp_test.h"
 
 /* What the decoder reads: its own layout, not the encoder's. */

@@ -26,14 +26,14 @@
 #include <rte_malloc.h>
 
 #include "eal_init.h"
-#include "tp_clock.h"
+#include "setup/tp_clock.h"
 #include "tp_ctx.h"
-#include "tp_eventdev.h"
-#include "tp_ipfix.h"
-#include "tp_lcore.h"
-#include "tp_ports.h"
-#include "tp_preflight.h"
-#include "tp_stats.h"
+#include "setup/tp_eventdev.h"
+#include "records/tp_ipfix.h"
+#include "datapath/tp_lcore.h"
+#include "setup/tp_ports.h"
+#include "setup/tp_preflight.h"
+#include "reports/tp_stats.h"
 
 RTE_LOG_REGISTER(tp_logtype, user.timer_pipeline, INFO);
 

@@ -23,14 +23,14 @@
 #include <rte_mbuf.h>
 #include <rte_spinlock.h>
 
-#include "tp_config.h"
+#include "setup/tp_config.h"
 #include "adapter_ops.h"
-#include "tp_counters.h"
+#include "reports/tp_counters.h"
 #include "cycles.h"
-#include "tp_flow.h"
-#include "tp_record.h"
-#include "tp_stages.h"
-#include "tp_trace.h"
+#include "datapath/tp_flow.h"
+#include "records/tp_record.h"
+#include "datapath/tp_stages.h"
+#include "records/tp_trace.h"
 
 extern int tp_logtype;
 

@@ -31,8 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_config.h"
-#include "tp_config_internal.h"
+#include "setup/tp_config.h"
+#include "setup/tp_config_internal.h"
 
 #include "fuzz_report.h"
 

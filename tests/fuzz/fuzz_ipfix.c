@@ -45,7 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_ipfix_enc.h"
+#include "records/tp_ipfix_enc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

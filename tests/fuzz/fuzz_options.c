@@ -4,7 +4,7 @@
 
 /*
  * libFuzzer target: the command line parser (tp_config_parse() and
- * tp_option_set(), examples/timer_pipeline/tp_config.c).
+ * tp_option_set(), examples/timer_pipeline/setup/tp_config.c).
  *
  * The vector starts with "--", as main() hands it over (the app's part
  * of "EAL options -- app options"). The input is a list of records, each one selector byte and a value up to

@@ -46,7 +46,8 @@ PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
 tp=$src/examples/timer_pipeline
-cfg_srcs=("$tp/tp_config.c" "$tp/tp_config_file.c" "$tp/tp_config_text.c")
+cfg_srcs=("$tp/setup/tp_config.c" "$tp/setup/tp_config_file.c"
+	"$tp/setup/tp_config_text.c")
 dpdk_cflags=$(pkg-config --cflags libdpdk)
 dpdk_libs="$(pkg-config --libs libdpdk) -Wl,-rpath,$(pkg-config \
 	--variable=libdir libdpdk) -Wl,--disable-new-dtags"
@@ -62,11 +63,11 @@ ini)
 	srcs=("${cfg_srcs[@]}"); libs=$dpdk_libs; max_len=4096
 	fuzz_opts=(-close_fd_mask=3) ;;
 capture)
-	# tp_capture.c is included by the target (its table is static).
+	# setup/tp_capture.c is included by the target (its table is static).
 	srcs=(); libs="$dpdk_libs -lpcap"; max_len=300000
 	fuzz_opts=(-close_fd_mask=3) ;;
 ipfix)
-	srcs=("$tp/tp_ipfix_enc.c")
+	srcs=("$tp/records/tp_ipfix_enc.c")
 	dpdk_cflags=$(pkg-config --cflags libfixbuf)
 	libs=$(pkg-config --libs libfixbuf); max_len=20000 ;;
 *)

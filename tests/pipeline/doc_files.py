@@ -113,7 +113,7 @@ def main():
          or re.match(r"^tools/[^/]+\.py$", f)),
         ("docs/sample_app.rst", sample_app_table(
             os.path.join(src, "docs/sample_app.rst")),
-         lambda f: re.match(r"^examples/timer_pipeline/[^/]+\.[ch]$", f)),
+         lambda f: re.match(r"^examples/timer_pipeline/.+\.[ch]$", f)),
     ]
     for doc, names, wanted in lists:
         check(names, "%s: no file list found" % doc)

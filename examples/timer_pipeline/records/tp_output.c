@@ -1,0 +1,541 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Output files (see tp_output.h): the registry of the files the run reads
+ * and writes, the check of an output before EAL starts, the one open of an
+ * output, and the record sink. The registry is filled before EAL starts
+ * (main thread); opens update it later from the main lcore and the IPFIX
+ * thread, under tp_files_lock. A sink is used by one thread; its two
+ * counters are stored atomically for readers.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tp_ctx.h"
+#include "records/tp_output.h"
+
+/* Every rx_pcap capture and tx_pcap (tp_preflight.c takes 64 vdevs),
+ * --config and the four outputs of our own.
+ */
+#define TP_OUTPUT_MAX_FILES 160
+
+/*
+ * A file by identity. An existing file: its device and inode, name "".
+ * One to be created: its directory's device and inode and its name.
+ */
+struct tp_file_id {
+	dev_t dev;
+	ino_t ino;
+	char name[NAME_MAX + 1];
+};
+
+/* The registry (tp_files_lock). */
+static struct {
+	unsigned int n;
+	struct {
+		struct tp_file_id id;
+		const char *what;	/* input: "the --config file";
+					 * output: its option
+					 */
+		bool input;
+	} f[TP_OUTPUT_MAX_FILES];
+} tp_files;
+static pthread_mutex_t tp_files_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool
+tp_file_id_eq(const struct tp_file_id *a, const struct tp_file_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino &&
+		strcmp(a->name, b->name) == 0;
+}
+
+static void
+tp_file_id_of_stat(struct tp_file_id *id, const struct stat *st)
+{
+	id->dev = st->st_dev;
+	id->ino = st->st_ino;
+	id->name[0] = '\0';
+}
+
+/* The index of the entry with this identity, other than 'self', or -1. */
+static int
+tp_files_find(const struct tp_file_id *id, int self)
+{
+	unsigned int i;
+
+	for (i = 0; i < tp_files.n; i++)
+		if ((int)i != self && tp_file_id_eq(&tp_files.f[i].id, id))
+			return (int)i;
+	return -1;
+}
+
+static int
+tp_files_add(const struct tp_file_id *id, const char *what, bool input)
+{
+	if (tp_files.n == TP_OUTPUT_MAX_FILES)
+		return -1;
+	tp_files.f[tp_files.n].id = *id;
+	tp_files.f[tp_files.n].what = what;
+	tp_files.f[tp_files.n].input = input;
+	tp_files.n++;
+	return 0;
+}
+
+/* Why an output with this identity may not be written, or NULL. */
+static const char *
+tp_files_clash(const struct tp_file_id *id, int self, char *why, size_t len)
+{
+	int i = tp_files_find(id, self);
+
+	if (i < 0)
+		return NULL;
+	if (tp_files.f[i].input)
+		snprintf(why, len, "is also %s: writing it would destroy the "
+			 "input", tp_files.f[i].what);
+	else
+		snprintf(why, len, "is also the file of %s: two outputs "
+			 "cannot share a file", tp_files.f[i].what);
+	return why;
+}
+
+int
+tp_output_add_input(const char *path, const char *what)
+{
+	struct tp_file_id id;
+	struct stat st;
+	int ret = 0;
+
+	if (stat(path, &st) != 0)
+		return 0;
+	tp_file_id_of_stat(&id, &st);
+	pthread_mutex_lock(&tp_files_lock);
+	if (tp_files_find(&id, -1) < 0)
+		ret = tp_files_add(&id, what, true);
+	pthread_mutex_unlock(&tp_files_lock);
+	return ret;
+}
+
+/* A file that does not exist: its directory's identity and its name. */
+static int
+tp_output_new_id(const char *path, struct tp_file_id *id, char *why,
+		 size_t len)
+{
+	char dir[PATH_MAX], base[PATH_MAX];
+	const char *parent, *name;
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	snprintf(base, sizeof(base), "%s", path);
+	parent = dirname(dir);
+	name = basename(base);
+	if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "cannot be created: '%s' is not a "
+			 "directory", parent);
+		return -1;
+	}
+	if (access(parent, W_OK | X_OK) != 0) {
+		snprintf(why, len, "cannot be created in '%s': %s", parent,
+			 strerror(errno));
+		return -1;
+	}
+	if (strlen(name) > NAME_MAX) {
+		snprintf(why, len, "cannot be created: name too long");
+		return -1;
+	}
+	tp_file_id_of_stat(id, &st);
+	snprintf(id->name, sizeof(id->name), "%s", name);
+	return 0;
+}
+
+int
+tp_output_check(const char *opt, const char *path, char *why, size_t len)
+{
+	struct tp_file_id id;
+	struct stat st;
+	int ret = -1;
+
+	if (lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode)) {
+			snprintf(why, len, "is a symbolic link: refusing to "
+				 "write through it (name the target itself)");
+			return -1;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(why, len, "is a directory");
+			return -1;
+		}
+		if (access(path, W_OK) != 0) {
+			snprintf(why, len, "is not writable: %s",
+				 strerror(errno));
+			return -1;
+		}
+		/* /dev/null, /dev/full, a FIFO: outside the alias rule. */
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+			return 0;
+		tp_file_id_of_stat(&id, &st);
+	} else if (errno != ENOENT) {
+		snprintf(why, len, "cannot be checked: %s", strerror(errno));
+		return -1;
+	} else if (tp_output_new_id(path, &id, why, len) < 0) {
+		return -1;
+	}
+	pthread_mutex_lock(&tp_files_lock);
+	if (tp_files_clash(&id, -1, why, len) == NULL) {
+		ret = tp_files_add(&id, opt, false);
+		if (ret < 0)
+			snprintf(why, len, "is one output too many to check "
+				 "against the others");
+	}
+	pthread_mutex_unlock(&tp_files_lock);
+	return ret;
+}
+
+/*
+ * The open file against every other registered file; on success, its
+ * entry (found by its option) takes the open file's identity, so that an
+ * output opened later is compared with what this one really is.
+ */
+static int
+tp_output_claim(const char *opt, const struct stat *st, char *why,
+		size_t len)
+{
+	struct tp_file_id id;
+	int self = -1, ret = 0;
+	unsigned int i;
+
+	tp_file_id_of_stat(&id, st);
+	pthread_mutex_lock(&tp_files_lock);
+	for (i = 0; i < tp_files.n; i++)
+		if (!tp_files.f[i].input &&
+		    strcmp(tp_files.f[i].what, opt) == 0)
+			self = (int)i;
+	if (tp_files_clash(&id, self, why, len) != NULL)
+		ret = -1;
+	else if (self >= 0)
+		tp_files.f[self].id = id;
+	pthread_mutex_unlock(&tp_files_lock);
+	return ret;
+}
+
+int
+tp_output_open(const char *opt, const char *path)
+{
+	char why[256];
+	struct stat st;
+	int fd, err;
+
+	/* No O_TRUNC: an input must be found before it loses a byte. */
+	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		  S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
+	if (fd < 0) {
+		err = errno;
+		TP_LOG(ERR, "cannot open %s '%s': %s", opt, path,
+		       err == ELOOP ? "it is a symbolic link, refusing to "
+		       "write through it" : strerror(err));
+		return -err;
+	}
+	if (fstat(fd, &st) != 0) {
+		err = errno;
+		TP_LOG(ERR, "cannot open %s '%s': %s", opt, path,
+		       strerror(err));
+		close(fd);
+		return -err;
+	}
+	if (!S_ISREG(st.st_mode))
+		return fd;	/* a FIFO, /dev/null: nothing to truncate */
+	if (tp_output_claim(opt, &st, why, sizeof(why)) < 0) {
+		TP_LOG(ERR, "cannot open %s '%s': it %s", opt, path, why);
+		close(fd);
+		return -EBUSY;
+	}
+	if (ftruncate(fd, 0) != 0) {
+		err = errno;
+		TP_LOG(ERR, "cannot truncate %s '%s': %s", opt, path,
+		       strerror(err));
+		close(fd);
+		return -err;
+	}
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
+	    fchmod(fd, st.st_mode & ~(S_IWGRP | S_IWOTH) & 07777) != 0)
+		TP_LOG(WARNING, "%s '%s' stays writable by others: %s", opt,
+		       path, strerror(errno));
+	return fd;
+}
+
+FILE *
+tp_output_fopen(const char *opt, const char *path)
+{
+	int fd = tp_output_open(opt, path);
+	FILE *f;
+	int err;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (f == NULL) {
+		err = errno;
+		TP_LOG(ERR, "cannot open %s '%s': %s", opt, path,
+		       strerror(err));
+		close(fd);
+		errno = err;
+	}
+	return f;
+}
+
+/* --- The record sink ------------------------------------------------- */
+
+static void
+tp_sink_add(uint64_t *ctr, uint64_t n)
+{
+	__atomic_store_n(ctr, *ctr + n, __ATOMIC_RELAXED);
+}
+
+static void
+tp_sink_free(struct tp_sink *s)
+{
+	free(s->buf);
+	free(s->ends);
+	free(s->nrecs);
+	s->buf = NULL;
+	s->ends = NULL;
+	s->nrecs = NULL;
+	s->cap = 0;
+	s->max_pieces = 0;
+}
+
+int
+tp_sink_open(struct tp_sink *s, const char *opt, const char *path,
+	     size_t cap)
+{
+	struct stat st;
+	int fd;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	s->opt = opt;
+	s->path = path;
+	if (cap > 0) {
+		/* A piece is at least a line: 32 bytes or more. */
+		s->max_pieces = (unsigned int)(cap / 32 + 1);
+		s->buf = malloc(cap);
+		s->ends = calloc(s->max_pieces, sizeof(*s->ends));
+		s->nrecs = calloc(s->max_pieces, sizeof(*s->nrecs));
+		if (s->buf == NULL || s->ends == NULL || s->nrecs == NULL) {
+			TP_LOG(ERR, "%s: no memory for a %zu-byte buffer", opt,
+			       cap);
+			tp_sink_free(s);
+			return -ENOMEM;
+		}
+		s->cap = cap;
+	}
+	fd = tp_output_open(opt, path);
+	if (fd < 0) {
+		tp_sink_free(s);
+		return fd;
+	}
+	s->fd = fd;
+	s->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	return 0;
+}
+
+/* Write p whole, or return a positive errno; *done: bytes written. */
+static int
+tp_sink_write_loop(struct tp_sink *s, const char *p, size_t len,
+		  size_t *done)
+{
+	ssize_t n;
+
+	*done = 0;
+	while (len > 0) {
+		n = write(s->fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return EIO;
+		p += n;
+		len -= (size_t)n;
+		*done += (size_t)n;
+	}
+	return 0;
+}
+
+/* tp_sink_write_loop(), the stage record_write (tp_stages.h). */
+static inline int
+tp_sink_write_all(struct tp_sink *s, const char *p, size_t len,
+		  size_t *done)
+{
+	return TP_STAGE_RET(WRITE, 1, tp_sink_write_loop(s, p, len, done));
+}
+
+/*
+ * The first error, after 'done' bytes of the buffer reached the file: the
+ * whole pieces among them stay (their records are written), the file is
+ * cut back to them so that no piece is torn, and the sink takes no more.
+ * 'nrec': records of an unbuffered piece that failed too. Logged once.
+ */
+static void
+tp_sink_fail(struct tp_sink *s, int err, size_t done, unsigned int nrec)
+{
+	unsigned int i, kept = 0;
+
+	for (i = 0; i < s->pieces && s->ends[i] <= done; i++) {
+		kept += s->nrecs[i];
+		s->size = (off_t)((size_t)s->size + s->ends[i] -
+				  (i > 0 ? s->ends[i - 1] : 0));
+	}
+	s->err = err;
+	if (s->regular && ftruncate(s->fd, s->size) != 0)
+		TP_LOG(WARNING, "%s '%s': cannot cut back a partial record: "
+		       "%s", s->opt, s->path, strerror(errno));
+	tp_sink_add(&s->written, kept);
+	tp_sink_add(&s->not_written, s->pending - kept + (uint64_t)nrec);
+	s->pending = 0;
+	s->pieces = 0;
+	s->len = 0;
+	TP_LOG(ERR, "%s '%s': write failed: %s; %" PRIu64 " records are in "
+	       "the file, every later one is lost (counted as not written)",
+	       s->opt, s->path, strerror(err), s->written);
+}
+
+static bool
+tp_sink_dead(const struct tp_sink *s)
+{
+	return s->fd < 0 || s->err != 0;
+}
+
+int
+tp_sink_flush(struct tp_sink *s)
+{
+	size_t done;
+	int err;
+
+	if (tp_sink_dead(s))
+		return s->err != 0 ? -1 : 0;
+	if (s->len == 0)
+		return 0;
+	err = tp_sink_write_all(s, s->buf, s->len, &done);
+	if (err != 0) {
+		tp_sink_fail(s, err, done, 0);
+		return -1;
+	}
+	s->size += (off_t)s->len;
+	tp_sink_add(&s->written, s->pending);
+	s->pending = 0;
+	s->pieces = 0;
+	s->len = 0;
+	return 0;
+}
+
+/* A piece of len bytes, nrec records, now at the end of buf. */
+static void
+tp_sink_piece(struct tp_sink *s, size_t len, unsigned int nrec)
+{
+	s->len += len;
+	s->ends[s->pieces] = s->len;
+	s->nrecs[s->pieces++] = nrec;
+	s->pending += nrec;
+}
+
+char *
+tp_sink_reserve(struct tp_sink *s, size_t max)
+{
+	if (tp_sink_dead(s) || max > s->cap)
+		return NULL;
+	if ((s->cap - s->len < max || s->pieces == s->max_pieces) &&
+	    tp_sink_flush(s) != 0)
+		return NULL;
+	return s->buf + s->len;
+}
+
+void
+tp_sink_commit(struct tp_sink *s, size_t len, unsigned int nrec)
+{
+	if (tp_sink_dead(s) || len == 0) {
+		tp_sink_add(&s->not_written, nrec);
+		return;
+	}
+	RTE_ASSERT(len <= s->cap - s->len && s->pieces < s->max_pieces);
+	tp_sink_piece(s, len, nrec);
+}
+
+int
+tp_sink_put(struct tp_sink *s, const void *p, size_t len, unsigned int nrec)
+{
+	size_t done;
+	int err;
+
+	if (tp_sink_dead(s)) {
+		tp_sink_add(&s->not_written, nrec);
+		return -1;
+	}
+	if (len == 0) {
+		tp_sink_add(&s->written, nrec);
+		return 0;
+	}
+	if (len <= s->cap) {
+		if ((s->cap - s->len < len || s->pieces == s->max_pieces) &&
+		    tp_sink_flush(s) != 0) {
+			tp_sink_add(&s->not_written, nrec);
+			return -1;
+		}
+		memcpy(s->buf + s->len, p, len);
+		tp_sink_piece(s, len, nrec);
+		return 0;
+	}
+	if (tp_sink_flush(s) != 0) {
+		tp_sink_add(&s->not_written, nrec);
+		return -1;
+	}
+	err = tp_sink_write_all(s, p, len, &done);
+	if (err != 0) {
+		tp_sink_fail(s, err, 0, nrec);	/* the piece is not whole */
+		return -1;
+	}
+	s->size += (off_t)len;
+	tp_sink_add(&s->written, nrec);
+	return 0;
+}
+
+int
+tp_sink_close(struct tp_sink *s)
+{
+	if (s->fd >= 0) {
+		tp_sink_flush(s);
+		if (close(s->fd) != 0 && s->err == 0) {
+			s->err = errno;
+			TP_LOG(ERR, "%s '%s': close failed: %s; its %" PRIu64
+			       " records are in doubt, counted as lost",
+			       s->opt, s->path, strerror(s->err), s->written);
+			tp_sink_add(&s->not_written, s->written);
+			__atomic_store_n(&s->written, 0, __ATOMIC_RELAXED);
+		}
+		s->fd = -1;
+	}
+	tp_sink_free(s);
+	return s->not_written > 0 ? -1 : 0;
+}
+
+void
+tp_sink_counts(const struct tp_sink *s, uint64_t *written,
+	       uint64_t *not_written)
+{
+	*written = __atomic_load_n(&s->written, __ATOMIC_RELAXED);
+	*not_written = __atomic_load_n(&s->not_written, __ATOMIC_RELAXED);
+}

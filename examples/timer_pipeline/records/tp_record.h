@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _TP_RECORD_H_
+#define _TP_RECORD_H_
+
+/*
+ * Flow records: one per ended flow. Whoever drops a flow's last reference
+ * builds its record (tp_record_push(), any lcore) and queues it on an MP/SC
+ * ring; the main lcore drains the ring (tp_records_drain()) and hands each
+ * record to the sinks in tp_record_emit(), so no fast-path lcore does file
+ * or socket I/O.
+ *
+ * Adding a sink (an exporter): give it a flag or handle in struct
+ * tp_records, make tp_records_wanted() true when it is on (records are
+ * only built when some sink wants them), and call it in tp_record_emit()
+ * beside the flow log's writer. It runs on the main lcore only.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_ring.h>
+
+#include "datapath/tp_flow.h"
+#include "records/tp_output.h"
+
+struct tp_ctx;
+struct tp_lcore;
+
+/** One flow record, as queued from the lcores to the writer (main). */
+struct tp_flow_record {
+	uint8_t src_addr[16];	/**< Initiator address. */
+	uint8_t dst_addr[16];	/**< Responder address. */
+	uint64_t first_ns;	/**< First packet, ns since the epoch. */
+	uint64_t last_ns;	/**< Last packet, ns since the epoch. */
+	uint64_t dir_first_ns[2]; /**< First packet per direction, 0 none. */
+	uint64_t dir_last_ns[2]; /**< Last packet per direction, 0 none. */
+	uint64_t pkts[2];	/**< Packets: forward, reverse. */
+	uint64_t bytes[2];	/**< Bytes: forward, reverse. */
+	uint64_t serial;	/**< Flow serial. */
+	uint16_t src_port;	/**< Initiator port (host order). */
+	uint16_t dst_port;	/**< Responder port (host order). */
+	uint16_t vlan[2];	/**< Outer, inner VLAN id. */
+	uint8_t ipver;		/**< 4 or 6. */
+	uint8_t proto;		/**< IP protocol. */
+	uint8_t tcp_flags[2];	/**< TCP flags: forward, reverse. */
+	uint8_t end_reason;	/**< enum tp_end_reason. */
+	uint8_t pad[3];
+	uint16_t in_port;	/**< Port of the flow's first packet. */
+	uint16_t icmp_type_code; /**< ICMP type << 8 | code, else 0. */
+	uint32_t pad2;
+};
+
+/** Record writer state (main lcore). */
+struct tp_records {
+	struct rte_ring *ring;	/**< tp_flow_record, MP/SC. */
+	struct tp_sink log;	/**< --flow-log (main lcore), if log_on. */
+	bool log_on;		/**< --flow-log is open or was. */
+	uint64_t ring_full;	/**< Pushes that had to wait (atomic). */
+};
+
+/**
+ * Create the record ring and open --flow-log (if set).
+ *
+ * @return 0, or a negative errno (logged).
+ */
+int tp_records_init(struct tp_ctx *ctx);
+
+/**
+ * Close the flow log (after the last drain): what it holds is final.
+ *
+ * @return 0, or -1 when some record is not in it (counted).
+ */
+int tp_records_close(struct tp_ctx *ctx);
+
+/** Drain what is queued, close the log, free the ring. Idempotent. */
+void tp_records_free(struct tp_ctx *ctx);
+
+/** True when some sink takes records; otherwise none is built. */
+bool tp_records_wanted(const struct tp_ctx *ctx);
+
+/**
+ * Build the record of a flow whose last reference is gone and queue it.
+ * Any lcore; waits (counting ctx->rec.ring_full) while the ring is full,
+ * draining it itself on the main lcore.
+ */
+void tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
+		    const struct tp_flow *f, enum tp_end_reason reason);
+
+/**
+ * Hand one drained record to every sink (main lcore). The one place a
+ * record leaves the pipeline: an exporter is called here.
+ */
+void tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r);
+
+/**
+ * Records the sinks take now without counting any as not sent: room in
+ * the IPFIX queue less the records still in the ring (UINT32_MAX when no
+ * sink can refuse one; the flow log writes each record in place).
+ */
+uint32_t tp_records_room(const struct tp_ctx *ctx);
+
+/**
+ * Main lcore: drain the ring through tp_record_emit().
+ *
+ * @return Records drained.
+ */
+unsigned int tp_records_drain(struct tp_ctx *ctx);
+
+/** Name of an end reason ("idle_timeout", ...), "?" if out of range. */
+const char *tp_end_reason_name(unsigned int reason);
+
+#endif /* _TP_RECORD_H_ */

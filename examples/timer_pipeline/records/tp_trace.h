@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _TP_TRACE_H_
+#define _TP_TRACE_H_
+
+/*
+ * Timer traces (--trace-timers N): the life of the first N flows' timers,
+ * event by event. Lcores queue events on an MP/SC ring; the main lcore
+ * prints them. Traces are for learning, not accounting: a full ring drops
+ * the event.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include <rte_ring.h>
+
+#include "datapath/tp_flow.h"
+
+struct tp_ctx;
+
+/** Timer trace event kinds (--trace-timers). */
+enum tp_trace_kind {
+	TP_TRACE_ARM,		/**< Flow created, timer armed. */
+	TP_TRACE_REFRESH,	/**< Cancel + re-arm (every-packet, FIN). */
+	TP_TRACE_EXPIRE,	/**< Expiry event processed. */
+	TP_TRACE_REARM,		/**< Re-armed for the time left. */
+	TP_TRACE_CANCEL,	/**< Cancelled (flow ended early). */
+	TP_TRACE_END,		/**< Flow ends (reason). */
+	TP_TRACE_RECORD,	/**< Flow record written. */
+	TP_TRACE_PACKET,	/**< RX: a packet of a live flow. */
+};
+
+/** One trace event. */
+struct tp_trace_ev {
+	uint64_t tsc;		/**< When. */
+	uint64_t serial;	/**< Flow serial. */
+	uint64_t arg;		/**< Ticks, or lateness in ns for expire. */
+	uint32_t lcore;		/**< Which lcore. */
+	uint8_t kind;		/**< enum tp_trace_kind. */
+	uint8_t reason;		/**< End reason; PACKET: its direction. */
+	uint8_t tcp_flags;	/**< PACKET: the packet's TCP flags. */
+	uint8_t pad;
+	uint64_t due_tsc;	/**< The timer's deadline (arm, refresh,
+				 * re-arm, packet).
+				 */
+	uint64_t idle_tsc;	/**< PACKET: the flow's new idle deadline. */
+	struct tp_flow_key key;	/**< For ARM. */
+	uint8_t init_lo;	/**< Initiator side of key. */
+	uint8_t pad2[3];
+};
+
+/** Trace state (ring written by any lcore, drained by main). */
+struct tp_trace {
+	struct rte_ring *ring;	/**< tp_trace_ev, MP/SC; NULL: off. */
+};
+
+/**
+ * Create the trace ring when --trace-timers is set.
+ *
+ * @return 0, or -ENOMEM (logged).
+ */
+int tp_trace_init(struct tp_ctx *ctx);
+
+/** Print what is queued, free the ring. Idempotent. */
+void tp_trace_free(struct tp_ctx *ctx);
+
+/** Queue one event for flow @p f (any lcore); dropped if the ring is full. */
+void tp_trace_push(struct tp_ctx *ctx, const struct tp_flow *f,
+		   enum tp_trace_kind kind, uint64_t arg, uint8_t reason);
+
+/**
+ * RX: a packet of traced flow @p f arrived (not the one that created it):
+ * its direction, TCP flags and length (arg), the idle deadline it moves
+ * the flow to, and when the timer is due.
+ */
+void tp_trace_packet(struct tp_ctx *ctx, const struct tp_flow *f,
+		     uint8_t dir, uint8_t tcp_flags, uint32_t len,
+		     uint64_t now);
+
+/** Does --trace-flow select a flow with this key (either end)? */
+static inline bool
+tp_trace_selected(const struct tp_flow_sel *sel, const struct tp_flow_key *k)
+{
+	unsigned int e;
+
+	if (sel->text[0] == '\0')
+		return false;
+	for (e = 0; e < 2; e++) {
+		if (sel->ipver != 0 && (sel->ipver != tp_key_ipver(k) ||
+		    memcmp(sel->addr, tp_key_addr(k, e),
+			   sel->ipver == 4 ? 4 : 16)))
+			continue;
+		if (sel->port != 0 && sel->port != rte_be_to_cpu_16(k->port[e]))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/**
+ * Main lcore: print queued events.
+ *
+ * @return Events printed.
+ */
+unsigned int tp_trace_drain(struct tp_ctx *ctx);
+
+#endif /* _TP_TRACE_H_ */

@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Event device, event timer adapter and service lcore setup.
+ *
+ * Layout: two queues (packets, scheduled by flow with --eventq-sched; timer
+ * expiries, atomic, at the highest priority where the device has queue
+ * priorities), one port per lcore with an RX and/or worker role, and one
+ * port for the timer adapter. RX ports get a lower new_event_threshold than
+ * the adapter's port, so a packet flood cannot take the credits expiry
+ * events need.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_eventdev.h>
+#include <rte_lcore.h>
+#include <rte_service.h>
+
+#include "tp_ctx.h"
+#include "setup/tp_clock.h"
+#include "setup/tp_eventdev.h"
+
+/* Credits an event_sw port may keep: two quanta of 32 and a burst. */
+#define TP_SW_CREDITS_PER_PORT 96
+
+/* Reorder window of an ordered packet queue. */
+#define TP_ORDER_SEQUENCES 1024
+
+/* Map a service to the service lcore running the fewest services. 8< */
+int
+tp_service_map(uint32_t service_id, const char *what)
+{
+	uint32_t lcores[RTE_MAX_LCORE], best = RTE_MAX_LCORE;
+	int32_t n, i, load, best_load = INT32_MAX;
+	int ret;
+
+	n = rte_service_lcore_list(lcores, RTE_DIM(lcores));
+	if (n <= 0) {
+		TP_LOG(ERR, "the %s needs a service lcore: add -S <list> to "
+		       "the EAL options, e.g. -l 0-1 -S 1 (see --help)", what);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		load = rte_service_lcore_count_services(lcores[i]);
+		if (load >= 0 && load < best_load) {
+			best_load = load;
+			best = lcores[i];
+		}
+	}
+	ret = rte_service_map_lcore_set(service_id, best, 1);
+	if (ret < 0) {
+		TP_LOG(ERR, "cannot map the %s to lcore %u: %s", what, best,
+		       strerror(-ret));
+		return ret;
+	}
+	ret = rte_service_lcore_start(best);
+	if (ret < 0 && ret != -EALREADY) {
+		TP_LOG(ERR, "cannot start service lcore %u: %s", best,
+		       strerror(-ret));
+		return ret;
+	}
+	TP_LOG(INFO, "%s (service %u) runs on service lcore %u", what,
+	       service_id, best);
+	return 0;
+}
+/* >8 End of mapping a service. */
+
+int
+tp_evdev_probe(struct tp_ctx *ctx)
+{
+	struct rte_event_dev_info info;
+	struct tp_evdev *evd = &ctx->evd;
+	int ret;
+
+	if (rte_event_dev_count() == 0) {
+		TP_LOG(ERR, "no event device: add --vdev=event_sw0 (or "
+		       "event_dsw0) to the EAL options (see --help)");
+		return -EINVAL;
+	}
+	evd->dev_id = 0;
+	ret = rte_event_dev_info_get(evd->dev_id, &info);
+	if (ret < 0)
+		return ret;
+	evd->dev_cap = info.event_dev_cap;
+	/* Capabilities choose the ops, as in l2fwd-event. */
+	evd->ops = (info.event_dev_cap & RTE_EVENT_DEV_CAP_DISTRIBUTED_SCHED) ?
+		&tp_evdev_distributed_ops : &tp_evdev_centralised_ops;
+	ret = evd->ops->check(ctx, &info);
+	if (ret < 0)
+		return ret;
+	if (rte_service_lcore_count() == 0) {
+		TP_LOG(ERR, "the timer adapter expires timers in a service, and "
+		       "there is no service lcore: add one with the EAL option "
+		       "-S <list>, e.g. -l 0-1 -S 1 (see --help)");
+		return -EINVAL;
+	}
+	evd->ops->adjust(ctx, &info);
+	TP_LOG(INFO, "event device %u: %s, %s scheduling", evd->dev_id,
+	       info.driver_name, evd->ops->name);
+	return 0;
+}
+
+static uint32_t
+tp_clamp(uint32_t want, uint32_t max, const char *what)
+{
+	if (max != 0 && want > max) {
+		TP_LOG(INFO, "%s %u clamped to the device limit %u", what, want,
+		       max);
+		return max;
+	}
+	return want;
+}
+
+/* Device configuration, clamped to its limits. 8< */
+static int
+tp_evdev_configure(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
+{
+	struct tp_evdev *evd = &ctx->evd;
+	struct rte_event_dev_config c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.nb_event_queues = TP_NB_QUEUES;
+	c.nb_event_ports = evd->nb_ports;
+	c.nb_events_limit = tp_clamp(ctx->cfg->nb_events, info->max_num_events,
+				     "--events");
+	/*
+	 * event_sw hands credits to ports in quanta of 32 and lets a port
+	 * keep up to two quanta plus a burst: with fewer events than the
+	 * ports can hold together, the adapter's port may find none left and
+	 * expiry events would wait forever. Raise the limit to what the ports
+	 * can hold (the default credit_quanta devarg is assumed).
+	 */
+	if (strstr(info->driver_name, "sw") != NULL) {
+		int32_t need = evd->nb_ports * TP_SW_CREDITS_PER_PORT;
+
+		if (c.nb_events_limit < need &&
+		    (info->max_num_events <= 0 ||
+		     need <= info->max_num_events)) {
+			TP_LOG(WARNING, "--events %d raised to %d: %s ports "
+			       "keep up to %u credits each, fewer events could "
+			       "starve the timer adapter's port",
+			       c.nb_events_limit, need, info->driver_name,
+			       TP_SW_CREDITS_PER_PORT);
+			c.nb_events_limit = need;
+		}
+	}
+	c.nb_event_queue_flows = tp_clamp(1024 * 1024,
+					  info->max_event_queue_flows,
+					  "flows per queue");
+	c.nb_event_port_dequeue_depth =
+		tp_clamp(ctx->cfg->burst, info->max_event_port_dequeue_depth,
+			 "dequeue depth");
+	c.nb_event_port_enqueue_depth =
+		tp_clamp(TP_MAX_BURST, info->max_event_port_enqueue_depth,
+			 "enqueue depth");
+	c.dequeue_timeout_ns = info->min_dequeue_timeout_ns;
+	if (c.nb_event_ports > info->max_event_ports) {
+		TP_LOG(ERR, "%u event ports needed (one per RX/worker lcore + "
+		       "the adapter), %s has %u", c.nb_event_ports,
+		       info->driver_name, info->max_event_ports);
+		return -EINVAL;
+	}
+	ret = rte_event_dev_configure(evd->dev_id, &c);
+	if (ret < 0) {
+		TP_LOG(ERR, "cannot configure event device: %s",
+		       strerror(-ret));
+		return ret;
+	}
+	ctx->evd_configured = true;
+	evd->nb_events = c.nb_events_limit;
+	evd->rx_threshold = RTE_MAX(evd->nb_events *
+				    ctx->cfg->rx_threshold_pct / 100, 1u);
+	evd->deq_depth = c.nb_event_port_dequeue_depth;
+	return 0;
+}
+/* >8 End of device configuration. */
+
+/* One event queue from the device's defaults; order_seq 0: the default. */
+static int
+tp_evdev_queue(struct tp_ctx *ctx, uint8_t id, uint8_t sched, uint8_t prio,
+	       uint32_t order_seq, const char *name)
+{
+	struct rte_event_queue_conf q;
+	int ret;
+
+	ret = rte_event_queue_default_conf_get(ctx->evd.dev_id, id, &q);
+	if (ret < 0)
+		return ret;
+	q.schedule_type = sched;
+	q.priority = prio;
+	q.event_queue_cfg = 0;
+	if (order_seq != 0)
+		q.nb_atomic_order_sequences = order_seq;
+	ret = rte_event_queue_setup(ctx->evd.dev_id, id, &q);
+	if (ret < 0)
+		TP_LOG(ERR, "%s queue setup failed: %s", name, strerror(-ret));
+	return ret;
+}
+
+static int
+tp_evdev_queues(struct tp_ctx *ctx)
+{
+	int ret;
+
+	/* event_sw's default reorder window is 1 sequence: too small for
+	 * an ordered queue to make progress. l2fwd-event uses 1024 too.
+	 */
+	ret = tp_evdev_queue(ctx, TP_QUEUE_PKT, ctx->cfg->sched_type,
+			     RTE_EVENT_DEV_PRIORITY_NORMAL, TP_ORDER_SEQUENCES,
+			     "packet");
+	if (ret < 0)
+		return ret;
+	/* Timer expiries: atomic per flow, the template's sched_type. */
+	return tp_evdev_queue(ctx, TP_QUEUE_TIMER, RTE_SCHED_TYPE_ATOMIC,
+			      ctx->evd.timer_prio, 0, "timer");
+}
+
+static int
+tp_evdev_port(struct tp_ctx *ctx, uint8_t port, uint32_t threshold,
+	      bool link)
+{
+	const uint8_t queues[TP_NB_QUEUES] = { TP_QUEUE_PKT, TP_QUEUE_TIMER };
+	struct tp_evdev *evd = &ctx->evd;
+	struct rte_event_port_conf pc;
+	int ret;
+
+	ret = rte_event_port_default_conf_get(evd->dev_id, port, &pc);
+	if (ret < 0)
+		return ret;
+	pc.new_event_threshold = RTE_MIN((uint32_t)pc.new_event_threshold,
+					 threshold);
+	pc.dequeue_depth = RTE_MIN(pc.dequeue_depth, (uint16_t)evd->deq_depth);
+	pc.enqueue_depth = RTE_MIN(pc.enqueue_depth, (uint16_t)TP_MAX_BURST);
+	pc.event_port_cfg = 0;
+	ret = rte_event_port_setup(evd->dev_id, port, &pc);
+	if (ret < 0) {
+		TP_LOG(ERR, "event port %u setup failed: %s", port,
+		       strerror(-ret));
+		return ret;
+	}
+	if (!link)
+		return 0;
+	ret = rte_event_port_link(evd->dev_id, port, queues, NULL,
+				  TP_NB_QUEUES);
+	if (ret != TP_NB_QUEUES) {
+		TP_LOG(ERR, "cannot link event port %u", port);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Ports: one per lcore with a role, then the adapter's (its callback). */
+int
+tp_evdev_setup(struct tp_ctx *ctx)
+{
+	struct rte_event_dev_info info;
+	struct tp_evdev *evd = &ctx->evd;
+	struct tp_lcore *lc;
+	unsigned int id;
+	uint32_t thr;
+	int ret;
+
+	ret = rte_event_dev_info_get(evd->dev_id, &info);
+	if (ret < 0)
+		return ret;
+	ret = tp_evdev_configure(ctx, &info);
+	if (ret < 0)
+		return ret;
+	ret = tp_evdev_queues(ctx);
+	if (ret < 0)
+		return ret;
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		lc = &ctx->lc[id];
+		if ((lc->roles & (TP_ROLE_RX | TP_ROLE_WORKER)) == 0)
+			continue;
+		/* RX ports stop below the adapter's share of credits. */
+		thr = (lc->roles & TP_ROLE_RX) ? evd->rx_threshold :
+			evd->nb_events;
+		ret = tp_evdev_port(ctx, lc->ev_port, thr,
+				    (lc->roles & TP_ROLE_WORKER) != 0);
+		if (ret < 0)
+			return ret;
+	}
+	TP_LOG(INFO, "%u events, RX ports stop at %u, dequeue depth %u, "
+	       "timer queue at %s priority", evd->nb_events, evd->rx_threshold,
+	       evd->deq_depth, evd->timer_prio ==
+	       RTE_EVENT_DEV_PRIORITY_HIGHEST ? "highest" : "normal");
+	return 0;
+}
+
+/* create_ext callback: the adapter enqueues on a port we set up. 8< */
+static int
+tp_adapter_port_cb(uint16_t adapter_id, uint8_t dev_id, uint8_t *port_id,
+		   void *arg)
+{
+	struct tp_ctx *ctx = arg;
+	int ret;
+
+	RTE_SET_USED(adapter_id);
+	RTE_SET_USED(dev_id);
+	/* Full credit: expiries must get in even when RX ports cannot. */
+	ret = tp_evdev_port(ctx, ctx->evd.adapter_port, ctx->evd.nb_events,
+			    false);
+	if (ret < 0)
+		return ret;
+	*port_id = ctx->evd.adapter_port;
+	return 0;
+}
+/* >8 End of create_ext callback. */
+
+int
+tp_adapter_setup(struct tp_ctx *ctx)
+{
+	const struct tp_config *cfg = ctx->cfg;
+	struct rte_event_timer_adapter_conf ac;
+	uint64_t max_tmo = 0;
+	uint32_t svc;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < TP_TMO_MAX; i++)
+		max_tmo = RTE_MAX(max_tmo, cfg->tmo_ns[i] / cfg->replay_speed);
+	memset(&ac, 0, sizeof(ac));
+	ac.event_dev_id = ctx->evd.dev_id;
+	ac.timer_adapter_id = 0;
+	ac.socket_id = rte_socket_id();
+	ac.clk_src = RTE_EVENT_TIMER_ADAPTER_CPU_CLK;
+	ac.timer_tick_ns = tp_config_scaled_tick_ns(cfg);
+	ac.max_tmo_ns = max_tmo + 2 * ac.timer_tick_ns;
+	/* One timer per flow slot, unless --timers asks for fewer (a fault
+	 * test: arms then fail with ENOSPC and the flows end at once).
+	 */
+	ac.nb_timers = cfg->nb_timers != 0 ? cfg->nb_timers :
+		ctx->ft.nb_entries;
+	/* --clock capture: the adapter runs on the capture's clock. */
+	ac.flags = ctx->clk.on ? TIMER_ADAPTER_F_CLOCK : 0;
+	ctx->ta.ops = cfg->adapter == TP_ADAPTER_RTE ? &tp_adapter_rte_ops :
+		&tp_adapter_direct_ops;
+	ctx->ta.h = ctx->ta.ops->create_ext(&ac, tp_adapter_port_cb, ctx);
+	if (ctx->ta.h == NULL) {
+		ret = rte_errno != 0 ? -rte_errno : -EINVAL;
+		TP_LOG(ERR, "cannot create the %s timer adapter: %s",
+		       ctx->ta.ops->name, rte_strerror(-ret));
+		return ret;
+	}
+	ret = ctx->ta.ops->service_id_get(ctx->ta.h, &svc);
+	if (ret < 0)
+		return ret;
+	ret = tp_service_map(svc, "timer adapter");
+	if (ret < 0)
+		return ret;
+	ret = rte_service_runstate_set(svc, 1);
+	if (ret < 0)
+		return ret;
+#ifdef TP_STAGE_CYCLES
+	/* The expiry row of "stage_cycles": the service's own cycles. */
+	rte_service_set_stats_enable(svc, 1);
+#endif
+	ret = tp_clock_init(ctx);
+	if (ret < 0)
+		return ret;
+	TP_LOG(INFO, "%s timer adapter: tick %" PRIu64 " ns, %" PRIu64
+	       " timers, event port %u", ctx->ta.ops->name, ac.timer_tick_ns,
+	       ac.nb_timers, ctx->evd.adapter_port);
+	if (ac.nb_timers < ctx->ft.nb_entries)
+		TP_LOG(WARNING, "--timers %" PRIu64 " is below the %u flow "
+		       "slots: flows whose timer cannot be armed end as "
+		       "lack_of_resources", ac.nb_timers, ctx->ft.nb_entries);
+	return 0;
+}
+
+int
+tp_evdev_start(struct tp_ctx *ctx)
+{
+	int ret;
+
+	ret = ctx->evd.ops->service_setup(ctx);
+	if (ret < 0)
+		return ret;
+	ret = rte_event_dev_start(ctx->evd.dev_id);
+	if (ret < 0) {
+		TP_LOG(ERR, "cannot start the event device: %s",
+		       strerror(-ret));
+		return ret;
+	}
+	ctx->evd_started = true;
+	ret = ctx->ta.ops->start(ctx->ta.h);
+	if (ret < 0) {
+		TP_LOG(ERR, "cannot start the timer adapter: %s",
+		       strerror(-ret));
+		return ret;
+	}
+	ctx->adapter_started = true;
+	return 0;
+}
+
+/* Teardown: adapter (stop waits for its service), then the device. */
+void
+tp_evdev_stop(struct tp_ctx *ctx)
+{
+	int ret;
+
+	if (ctx->adapter_started) {
+		ctx->ta.ops->stop(ctx->ta.h);
+		ctx->adapter_started = false;
+	}
+	if (ctx->ta.ops != NULL && ctx->ta.h != NULL) {
+		ret = ctx->ta.ops->free(ctx->ta.h);
+		if (ret < 0)
+			TP_LOG(ERR, "timer adapter free: %s", strerror(-ret));
+		else
+			ctx->ta.h = NULL;
+	}
+	if (ctx->evd.has_sched_service)
+		rte_service_runstate_set(ctx->evd.sched_service_id, 0);
+	if (ctx->evd_started) {
+		rte_event_dev_stop(ctx->evd.dev_id);
+		ctx->evd_started = false;
+	}
+	if (ctx->evd_configured) {
+		rte_event_dev_close(ctx->evd.dev_id);
+		ctx->evd_configured = false;
+	}
+}
