@@ -146,9 +146,9 @@ tp_launch(struct tp_ctx *ctx)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ctx->start_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	ctx->start_tsc = rte_get_timer_cycles();
-	ctx->stats_next_tsc = ctx->start_tsc +
+	ctx->ctl.stats_next_tsc = ctx->start_tsc +
 		(uint64_t)ctx->cfg->stats_period_s * ctx->hz;
-	ctx->rx_change_tsc = ctx->start_tsc;
+	ctx->ctl.rx_change_tsc = ctx->start_tsc;
 	/* Launch every lcore, main included. 8< */
 	rte_eal_mp_remote_launch(tp_lcore_launch_one, ctx, CALL_MAIN);
 	rte_eal_mp_wait_lcore();
@@ -224,7 +224,7 @@ tp_run(struct tp_ctx *ctx)
 	tp_stats_print(ctx, true);
 	tp_stats_json_write(ctx, true);
 	status = tp_stats_check(ctx);
-	return status == EXIT_SUCCESS && ctx->aborted ? EXIT_FAILURE : status;
+	return status == EXIT_SUCCESS && ctx->ctl.aborted ? EXIT_FAILURE : status;
 }
 
 int

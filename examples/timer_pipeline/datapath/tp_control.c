@@ -35,7 +35,7 @@
 static void
 tp_control_set_phase(struct tp_ctx *ctx, enum tp_phase phase, uint64_t now)
 {
-	ctx->phase_tsc = now;
+	ctx->ctl.phase_tsc = now;
 	__atomic_store_n(&ctx->phase, phase, __ATOMIC_RELEASE);
 }
 
@@ -76,13 +76,13 @@ tp_control_captures_read(const struct tp_ctx *ctx, uint64_t rx_counted)
 	uint64_t delivered = 0;
 	uint16_t i, port;
 
-	if (!ctx->input_ends)
+	if (!ctx->input.input_ends)
 		return false;
-	for (i = 0; i < ctx->nb_ports; i++) {
-		port = ctx->ports[i];
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		port = ctx->eth.ports[i];
 		if (rte_eth_stats_get(port, &es) != 0 ||
 		    es.ipackets + es.rx_nombuf + es.ierrors <
-		    ctx->port_eof_pkts[port])
+		    ctx->eth.port_eof_pkts[port])
 			return false;
 		delivered += es.ipackets;
 	}
@@ -100,17 +100,17 @@ tp_control_input_done(struct tp_ctx *ctx, const struct tp_lcore_stats *t,
 {
 	unsigned int id;
 
-	if (t->rx_pkts != ctx->rx_seen) {
-		ctx->rx_seen = t->rx_pkts;
-		ctx->rx_change_tsc = now;
+	if (t->rx_pkts != ctx->ctl.rx_seen) {
+		ctx->ctl.rx_seen = t->rx_pkts;
+		ctx->ctl.rx_change_tsc = now;
 		return false;
 	}
 	/* --clock capture: the clock must first go as far as it can. */
 	if (!tp_clock_at_end(ctx))
 		return false;
 	if (!tp_control_captures_read(ctx, t->rx_pkts) &&
-	    (t->rx_pkts == 0 || now - ctx->rx_change_tsc <
-	     tp_ns_to_cycles(ctx->eof_quiet_ns, ctx->hz)))
+	    (t->rx_pkts == 0 || now - ctx->ctl.rx_change_tsc <
+	     tp_ns_to_cycles(ctx->input.eof_quiet_ns, ctx->hz)))
 		return false;
 	for (id = 0; id < RTE_MAX_LCORE; id++)
 		if (__atomic_load_n(&ctx->lc[id].stashed,
@@ -141,7 +141,7 @@ tp_control_stop_reason(struct tp_ctx *ctx, uint64_t now)
 	    tp_control_drained(&t)) {
 		/* The aging benchmark reads this (within one control pass). */
 		TP_LOG(INFO, "every flow ended %" PRIu64 " ms after the last "
-		       "packet", (now - ctx->rx_change_tsc) * 1000 / ctx->hz);
+		       "packet", (now - ctx->ctl.rx_change_tsc) * 1000 / ctx->hz);
 		return "input done and every flow ended (--stop-when-done)";
 	}
 	return NULL;
@@ -161,7 +161,7 @@ tp_control_flush(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 		TP_FLUSH_WAIT_MS;
 	uint32_t n = TP_FLUSH_CHUNK, left;
 
-	if (now - ctx->stop_tsc < ctx->hz / 1000 * wait_ms)
+	if (now - ctx->ctl.stop_tsc < ctx->hz / 1000 * wait_ms)
 		n = RTE_MIN(n, tp_records_room(ctx));
 	left = tp_flow_force_end(ctx, lc, n);
 	if (n > 0)
@@ -188,12 +188,12 @@ tp_control_phase(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 {
 	switch (ctx->phase) {
 	case TP_PHASE_RUN:
-		ctx->stop_reason = tp_control_stop_reason(ctx, now);
-		if (ctx->stop_reason == NULL)
+		ctx->ctl.stop_reason = tp_control_stop_reason(ctx, now);
+		if (ctx->ctl.stop_reason == NULL)
 			break;
 		TP_LOG(INFO, "stopping (%s): RX stops, live flows are flushed",
-		       ctx->stop_reason);
-		ctx->stop_tsc = now;
+		       ctx->ctl.stop_reason);
+		ctx->ctl.stop_tsc = now;
 		tp_control_set_phase(ctx, TP_PHASE_RX_STOP, now);
 		break;
 	case TP_PHASE_RX_STOP:
@@ -213,14 +213,14 @@ tp_control_phase(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 		    tp_control_drained_now(ctx)) {
 			TP_LOG(INFO, "flushed and drained %" PRIu64 " ms after "
 			       "the stop request", tp_cycles_to_ns(now -
-			       ctx->stop_tsc, ctx->hz) / 1000000);
+			       ctx->ctl.stop_tsc, ctx->hz) / 1000000);
 			tp_control_set_phase(ctx, TP_PHASE_STOP, now);
 			break;
 		}
-		if (now - ctx->phase_tsc > TP_DRAIN_TIMEOUT_S * ctx->hz) {
+		if (now - ctx->ctl.phase_tsc > TP_DRAIN_TIMEOUT_S * ctx->hz) {
 			TP_LOG(ERR, "events did not drain in %d s",
 			       TP_DRAIN_TIMEOUT_S);
-			ctx->aborted = true;
+			ctx->ctl.aborted = true;
 			tp_control_set_phase(ctx, TP_PHASE_STOP, now);
 		}
 		break;
@@ -230,7 +230,7 @@ tp_control_phase(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 	if (tp_quit_signal >= 2 && ctx->phase < TP_PHASE_STOP) {
 		TP_LOG(WARNING, "second signal: stopping at once, without "
 		       "flushing flows");
-		ctx->aborted = true;
+		ctx->ctl.aborted = true;
 		tp_control_set_phase(ctx, TP_PHASE_STOP, now);
 	}
 }
@@ -248,18 +248,18 @@ tp_control_poll(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 	 */
 	if (ctx->phase == TP_PHASE_FLUSH)
 		tp_control_flush(ctx, lc, now);
-	if (now < ctx->ctl_next_tsc)
+	if (now < ctx->ctl.ctl_next_tsc)
 		return;
-	ctx->ctl_next_tsc = now + ctx->hz / 1000 * TP_CONTROL_MS;
+	ctx->ctl.ctl_next_tsc = now + ctx->hz / 1000 * TP_CONTROL_MS;
 	tp_records_drain(ctx);
 	tp_trace_drain(ctx);
 	tp_flow_reclaim(ctx);
-	if (period != 0 && now >= ctx->stats_next_tsc) {
+	if (period != 0 && now >= ctx->ctl.stats_next_tsc) {
 		tp_stats_print(ctx, false);
 		tp_stats_json_write(ctx, false);
-		ctx->stats_next_tsc += period;
-		if (ctx->stats_next_tsc < now)
-			ctx->stats_next_tsc = now + period;
+		ctx->ctl.stats_next_tsc += period;
+		if (ctx->ctl.stats_next_tsc < now)
+			ctx->ctl.stats_next_tsc = now + period;
 	}
 	tp_control_phase(ctx, lc, now);
 }

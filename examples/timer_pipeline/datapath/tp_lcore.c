@@ -125,9 +125,9 @@ tp_lcore_txb(struct tp_ctx *ctx, struct tp_lcore *lc, unsigned int w)
 	const uint16_t burst = ctx->cfg->burst;
 	uint16_t i, p;
 
-	for (i = 0; i < ctx->nb_ports; i++) {
-		p = ctx->ports[i];
-		lc->txq[p] = (uint16_t)(w % ctx->nb_txq[p]);
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		p = ctx->eth.ports[i];
+		lc->txq[p] = (uint16_t)(w % ctx->eth.nb_txq[p]);
 		lc->txb[p] = rte_zmalloc_socket("tp_txb",
 						RTE_ETH_TX_BUFFER_SIZE(burst),
 						RTE_CACHE_LINE_SIZE,
@@ -154,9 +154,9 @@ tp_lcore_queues_setup(struct tp_ctx *ctx)
 	for (id = 0; id < RTE_MAX_LCORE; id++)
 		if (ctx->lc[id].roles & TP_ROLE_RX)
 			rx_ids[nb_rx++] = id;
-	for (i = 0; i < ctx->nb_ports; i++) {
-		p = ctx->ports[i];
-		for (q = 0; q < ctx->nb_rxq[p]; q++) {
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		p = ctx->eth.ports[i];
+		for (q = 0; q < ctx->eth.nb_rxq[p]; q++) {
 			lc = &ctx->lc[rx_ids[k++ % nb_rx]];
 			if (lc->nb_rxq == TP_MAX_RXQ_PER_LCORE) {
 				TP_LOG(ERR, "more than %u RX queues per lcore",

@@ -19,7 +19,7 @@
 static inline struct tp_pkt_meta *
 tp_meta(const struct tp_ctx *ctx, struct rte_mbuf *m)
 {
-	return RTE_MBUF_DYNFIELD(m, ctx->meta_offset, struct tp_pkt_meta *);
+	return RTE_MBUF_DYNFIELD(m, ctx->eth.meta_offset, struct tp_pkt_meta *);
 }
 
 /**
@@ -29,7 +29,7 @@ tp_meta(const struct tp_ctx *ctx, struct rte_mbuf *m)
 static inline uint32_t *
 tp_wire_len(const struct tp_ctx *ctx, struct rte_mbuf *m)
 {
-	return RTE_MBUF_DYNFIELD(m, ctx->wire_offset, uint32_t *);
+	return RTE_MBUF_DYNFIELD(m, ctx->eth.wire_offset, uint32_t *);
 }
 
 /** Current shutdown phase. */

@@ -217,14 +217,14 @@ static __rte_always_inline enum tp_pkt_class
 tp_rx_parse(const struct tp_ctx *ctx, struct rte_mbuf *m, uint32_t *wire,
 	    struct tp_parsed *out)
 {
-	const int lt = ctx->port_linktype[m->port];
+	const int lt = ctx->eth.port_linktype[m->port];
 	enum tp_pkt_class c;
 
 	if (unlikely(lt != TP_DLT_EN10MB)) {
 		const uint32_t held = m->pkt_len;
 
-		c = tp_parse_to_ether(m, lt, &ctx->port_mac[m->port],
-				      &ctx->port_mac[ctx->dst_port[m->port]]);
+		c = tp_parse_to_ether(m, lt, &ctx->eth.port_mac[m->port],
+				      &ctx->eth.port_mac[ctx->eth.dst_port[m->port]]);
 		if (c != TP_PKT_FLOW)
 			return c;
 		/* The wire length of the Ethernet frame it now is. */
@@ -318,7 +318,7 @@ tp_rx_classify(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		if (!ctx->port_wire_cb[m->port])
+		if (!ctx->eth.port_wire_cb[m->port])
 			*wire = m->pkt_len;
 		else if (unlikely(*wire != m->pkt_len)) {
 			lc->stats.rx_truncated++;
@@ -508,7 +508,7 @@ tp_rx_stop(struct tp_ctx *ctx, struct tp_lcore *lc)
 		while (q->stash_head < q->stash_nb) {
 			m = q->stash[q->stash_head++];
 			lc->stats.rx_pkts++;
-			lc->stats.rx_bytes += ctx->port_wire_cb[m->port] ?
+			lc->stats.rx_bytes += ctx->eth.port_wire_cb[m->port] ?
 				*tp_wire_len(ctx, m) : m->pkt_len;
 			lc->stats.drops[TP_DROP_SHUTDOWN]++;
 			rte_pktmbuf_free(m);

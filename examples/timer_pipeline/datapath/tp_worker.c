@@ -30,7 +30,7 @@ tp_worker_mac_update(struct tp_ctx *ctx, struct rte_mbuf *m, uint16_t dst)
 	uint64_t *d = (uint64_t *)&eth->dst_addr;
 
 	*d = 0x000000000002 + ((uint64_t)dst << 40);
-	rte_ether_addr_copy(&ctx->port_mac[dst], &eth->src_addr);
+	rte_ether_addr_copy(&ctx->eth.port_mac[dst], &eth->src_addr);
 }
 
 static __rte_always_inline void
@@ -42,14 +42,14 @@ tp_worker_fwd(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m)
 	/* Drop and monitor modes: metered, not sent. */
 	if (tp_meter_consume(ctx, &lc->stats, m))
 		return;
-	dst = ctx->dst_port[m->port];
+	dst = ctx->eth.dst_port[m->port];
 	if (cfg->mac_updating && m->data_len >= RTE_ETHER_HDR_LEN)
 		tp_worker_mac_update(ctx, m, dst);
 	lc->stats.tx_pkts++;
-	if (unlikely(ctx->txq_shared[dst])) {
-		rte_spinlock_lock(&ctx->txq_lock[dst]);
+	if (unlikely(ctx->eth.txq_shared[dst])) {
+		rte_spinlock_lock(&ctx->eth.txq_lock[dst]);
 		rte_eth_tx_buffer(dst, lc->txq[dst], lc->txb[dst], m);
-		rte_spinlock_unlock(&ctx->txq_lock[dst]);
+		rte_spinlock_unlock(&ctx->eth.txq_lock[dst]);
 	} else {
 		rte_eth_tx_buffer(dst, lc->txq[dst], lc->txb[dst], m);
 	}
@@ -60,14 +60,14 @@ tp_worker_flush_tx(struct tp_ctx *ctx, struct tp_lcore *lc)
 {
 	uint16_t i, p;
 
-	for (i = 0; i < ctx->nb_ports; i++) {
-		p = ctx->ports[i];
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		p = ctx->eth.ports[i];
 		if (lc->txb[p] == NULL || lc->txb[p]->length == 0)
 			continue;
-		if (unlikely(ctx->txq_shared[p])) {
-			rte_spinlock_lock(&ctx->txq_lock[p]);
+		if (unlikely(ctx->eth.txq_shared[p])) {
+			rte_spinlock_lock(&ctx->eth.txq_lock[p]);
 			rte_eth_tx_buffer_flush(p, lc->txq[p], lc->txb[p]);
-			rte_spinlock_unlock(&ctx->txq_lock[p]);
+			rte_spinlock_unlock(&ctx->eth.txq_lock[p]);
 		} else {
 			rte_eth_tx_buffer_flush(p, lc->txq[p], lc->txb[p]);
 		}

@@ -428,8 +428,8 @@ tp_counters_read(const struct tp_ctx *ctx, struct tp_counters *c,
 	/* The PMDs' own counters: what never reached the pipeline
 	 * (imissed, rx_nombuf, ierrors) shows only here.
 	 */
-	for (i = 0; i < ctx->nb_ports; i++) {
-		if (rte_eth_stats_get(ctx->ports[i], &s) != 0)
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		if (rte_eth_stats_get(ctx->eth.ports[i], &s) != 0)
 			continue;
 		c->port_ipackets += s.ipackets;
 		c->port_imissed += s.imissed;
@@ -439,15 +439,15 @@ tp_counters_read(const struct tp_ctx *ctx, struct tp_counters *c,
 		c->port_oerrors += s.oerrors;
 	}
 	c->port_tx_pcap_short = ctx->tx_pcap_short;
-	c->port_drops_unknown = ctx->live_drops_unknown;
-	if (ctx->pool != NULL) {
-		c->mbufs_pool = ctx->pool->size;
-		c->mbufs_in_use = rte_mempool_in_use_count(ctx->pool);
+	c->port_drops_unknown = ctx->input.live_drops_unknown;
+	if (ctx->eth.pool != NULL) {
+		c->mbufs_pool = ctx->eth.pool->size;
+		c->mbufs_in_use = rte_mempool_in_use_count(ctx->eth.pool);
 	}
 	if (ctx->rec.log_on)
 		tp_sink_counts(&ctx->rec.log, &c->records_written,
 			       &c->records_not_written);
-	c->stats_json_failed = ctx->stats_json_failed_lines;
+	c->stats_json_failed = ctx->sj.failed_lines;
 	c->record_ring_waits = ctx->rec.ring_full;
 	ipfix = tp_ipfix_stats_get(ctx, &x);
 	c->ipfix_messages = x.messages;

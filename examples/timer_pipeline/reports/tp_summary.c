@@ -184,17 +184,17 @@ tp_json_counters(struct tp_json *w, const struct tp_counters *c, bool ipfix)
 static void
 tp_stats_json_lost(struct tp_ctx *ctx, bool final)
 {
-	__atomic_store_n(&ctx->stats_json_failed_lines,
-			 ctx->stats_json_failed_lines + 1, __ATOMIC_RELAXED);
-	if (!ctx->stats_json_warned)
+	__atomic_store_n(&ctx->sj.failed_lines,
+			 ctx->sj.failed_lines + 1, __ATOMIC_RELAXED);
+	if (!ctx->sj.warned)
 		TP_LOG(WARNING, "--stats-json '%s': a line could not be "
 		       "written%s%s; counting the lines lost "
 		       "(stats_json_failed), the run goes on",
 		       ctx->cfg->stats_json, errno != 0 ? ": " : "",
 		       errno != 0 ? strerror(errno) : "");
-	ctx->stats_json_warned = true;
+	ctx->sj.warned = true;
 	if (final)
-		ctx->stats_json_closed = true;
+		ctx->sj.closed = true;
 }
 
 /*
@@ -213,18 +213,18 @@ tp_stats_json_write(struct tp_ctx *ctx, bool final)
 	struct tp_json w;
 	bool ipfix;
 
-	if (ctx->cfg->stats_json[0] == '\0' || ctx->stats_json_closed)
+	if (ctx->cfg->stats_json[0] == '\0' || ctx->sj.closed)
 		return;
-	if (ctx->stats_json == NULL && !ctx->stats_json_failed) {
-		ctx->stats_json = tp_output_fopen("--stats-json",
+	if (ctx->sj.file == NULL && !ctx->sj.failed) {
+		ctx->sj.file = tp_output_fopen("--stats-json",
 						  ctx->cfg->stats_json);
-		ctx->stats_json_failed = ctx->stats_json == NULL;
+		ctx->sj.failed = ctx->sj.file == NULL;
 	}
-	if (ctx->stats_json == NULL) {	/* could not be opened: logged */
+	if (ctx->sj.file == NULL) {	/* could not be opened: logged */
 		tp_stats_json_lost(ctx, final);
 		return;
 	}
-	w.f = ctx->stats_json;
+	w.f = ctx->sj.file;
 	w.sep = "";
 	ipfix = tp_counters_read(ctx, &c, NULL);
 	fputc('{', w.f);
@@ -241,8 +241,8 @@ tp_stats_json_write(struct tp_ctx *ctx, bool final)
 	if (final) {
 		if (fclose(w.f) != 0)
 			tp_stats_json_lost(ctx, false);
-		ctx->stats_json = NULL;
-		ctx->stats_json_closed = true;	/* nothing after the last */
+		ctx->sj.file = NULL;
+		ctx->sj.closed = true;	/* nothing after the last */
 	}
 }
 
@@ -350,7 +350,7 @@ static void
 tp_summary_input_drops(struct tp_json *w, const struct tp_ctx *ctx,
 		       const struct tp_counters *c)
 {
-	const bool known = ctx->live_drops_unknown == 0;
+	const bool known = ctx->input.live_drops_unknown == 0;
 
 	tp_json_begin(w, "input_drops");
 	tp_json_bool(w, "known", known);
@@ -362,7 +362,7 @@ tp_summary_input_drops(struct tp_json *w, const struct tp_ctx *ctx,
 	tp_json_u64(w, "rx_nombuf", c->port_rx_nombuf);
 	tp_json_u64(w, "ierrors", c->port_ierrors);
 	/* A fixed text with a port number and driver names: no escaping. */
-	tp_json_str(w, "unknown_why", ctx->live_drops_why);
+	tp_json_str(w, "unknown_why", ctx->input.live_drops_why);
 	tp_json_end(w);
 }
 
@@ -376,14 +376,14 @@ tp_summary_times(struct tp_json *w, const struct tp_ctx *ctx)
 {
 	const uint64_t ms = ctx->hz / 1000;
 
-	tp_json_str(w, "stop_reason", ctx->stop_reason != NULL ?
-		    ctx->stop_reason : "none");
+	tp_json_str(w, "stop_reason", ctx->ctl.stop_reason != NULL ?
+		    ctx->ctl.stop_reason : "none");
 	tp_json_begin(w, "times");
 	tp_json_u64(w, "launch_unix_ms", ctx->start_ns / 1000000);
-	tp_json_u64(w, "stop_request_ms", ctx->stop_tsc > ctx->start_tsc ?
-		    (ctx->stop_tsc - ctx->start_tsc) / ms : 0);
-	tp_json_u64(w, "stopped_ms", ctx->phase_tsc > ctx->start_tsc ?
-		    (ctx->phase_tsc - ctx->start_tsc) / ms : 0);
+	tp_json_u64(w, "stop_request_ms", ctx->ctl.stop_tsc > ctx->start_tsc ?
+		    (ctx->ctl.stop_tsc - ctx->start_tsc) / ms : 0);
+	tp_json_u64(w, "stopped_ms", ctx->ctl.phase_tsc > ctx->start_tsc ?
+		    (ctx->ctl.phase_tsc - ctx->start_tsc) / ms : 0);
 	tp_json_end(w);
 }
 
@@ -427,16 +427,16 @@ tp_layout_ports(struct tp_json *w, const struct tp_ctx *ctx)
 	uint16_t i, p;
 
 	tp_json_list(w, "ports");
-	for (i = 0; i < ctx->nb_ports; i++) {
-		p = ctx->ports[i];
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		p = ctx->eth.ports[i];
 		if (rte_eth_dev_get_name_by_port(p, name) != 0)
 			snprintf(name, sizeof(name), "?");
 		tp_json_elem(w);
 		tp_json_u64(w, "port", p);
 		tp_json_name(w, "name", name);
-		tp_json_u64(w, "rx_queues", ctx->nb_rxq[p]);
-		tp_json_u64(w, "tx_queues", ctx->nb_txq[p]);
-		tp_json_u64(w, "forwards_to", ctx->dst_port[p]);
+		tp_json_u64(w, "rx_queues", ctx->eth.nb_rxq[p]);
+		tp_json_u64(w, "tx_queues", ctx->eth.nb_txq[p]);
+		tp_json_u64(w, "forwards_to", ctx->eth.dst_port[p]);
 		tp_json_end(w);
 	}
 	tp_json_list_end(w);
@@ -727,8 +727,8 @@ tp_summary_stages(struct tp_json *w, const struct tp_ctx *ctx,
 		  const struct tp_counters *c)
 {
 	const uint64_t hz = rte_get_tsc_hz(), flows = c->flows_created;
-	const uint64_t end = ctx->phase_tsc > ctx->start_tsc ?
-		ctx->phase_tsc : rte_get_timer_cycles();
+	const uint64_t end = ctx->ctl.phase_tsc > ctx->start_tsc ?
+		ctx->ctl.phase_tsc : rte_get_timer_cycles();
 	const uint64_t wall = end - ctx->start_tsc;
 	static struct tp_stage_thread th[RTE_MAX_LCORE + 1];
 	static int who[RTE_MAX_LCORE + 1];
@@ -838,7 +838,7 @@ tp_summary_write(const struct tp_ctx *ctx, const struct tp_counters *c,
 		    "lazy" : "every-packet");
 	/* The clock that aged the flows (--clock). */
 	tp_json_str(&w, "clock", ctx->clk.on ? "capture" : "wall");
-	tp_json_bool(&w, "aborted", ctx->aborted);
+	tp_json_bool(&w, "aborted", ctx->ctl.aborted);
 	tp_summary_times(&w, ctx);
 	tp_summary_check(&w, c, ipfix, live, pending, passed, lost);
 	tp_summary_layout(&w, ctx);
@@ -930,7 +930,7 @@ tp_stats_check(struct tp_ctx *ctx)
 	    c.rx_pkts != c.forwarded + c.monitored + c.dropped +
 	    c.events_in_flight)
 		ok = -1;
-	if (!ctx->aborted && (live != 0 || pending != 0 ||
+	if (!ctx->ctl.aborted && (live != 0 || pending != 0 ||
 			      c.events_in_flight != 0)) {
 		printf("  flows, timers or packets left after the flush\n");
 		ok = -1;

@@ -146,7 +146,7 @@ tp_stats_telemetry_register(struct tp_ctx *ctx)
 		       strerror(-ret));
 		return ret;
 	}
-	ctx->telemetry = true;
+	ctx->done.telemetry = true;
 	return 0;
 }
 /* >8 End of telemetry registration. */

@@ -276,9 +276,9 @@ tp_clock_queue_ended(const struct tp_ctx *ctx, const struct tp_rxq *q,
 
 	if (rte_eth_stats_get(q->port, &es) == 0 &&
 	    es.ipackets + es.rx_nombuf + es.ierrors >=
-	    ctx->port_eof_pkts[q->port])
+	    ctx->eth.port_eof_pkts[q->port])
 		return true;
-	return rte_mempool_avail_count(ctx->pool) >= 2u * burst +
+	return rte_mempool_avail_count(ctx->eth.pool) >= 2u * burst +
 		RTE_MEMPOOL_CACHE_MAX_SIZE;
 }
 

@@ -173,7 +173,7 @@ tp_evdev_configure(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
 		       strerror(-ret));
 		return ret;
 	}
-	ctx->evd_configured = true;
+	ctx->done.evd_configured = true;
 	evd->nb_events = c.nb_events_limit;
 	evd->rx_threshold = RTE_MAX(evd->nb_events *
 				    ctx->cfg->rx_threshold_pct / 100, 1u);
@@ -390,14 +390,14 @@ tp_evdev_start(struct tp_ctx *ctx)
 		       strerror(-ret));
 		return ret;
 	}
-	ctx->evd_started = true;
+	ctx->done.evd_started = true;
 	ret = ctx->ta.ops->start(ctx->ta.h);
 	if (ret < 0) {
 		TP_LOG(ERR, "cannot start the timer adapter: %s",
 		       strerror(-ret));
 		return ret;
 	}
-	ctx->adapter_started = true;
+	ctx->done.adapter_started = true;
 	return 0;
 }
 
@@ -407,9 +407,9 @@ tp_evdev_stop(struct tp_ctx *ctx)
 {
 	int ret;
 
-	if (ctx->adapter_started) {
+	if (ctx->done.adapter_started) {
 		ctx->ta.ops->stop(ctx->ta.h);
-		ctx->adapter_started = false;
+		ctx->done.adapter_started = false;
 	}
 	if (ctx->ta.ops != NULL && ctx->ta.h != NULL) {
 		ret = ctx->ta.ops->free(ctx->ta.h);
@@ -420,12 +420,12 @@ tp_evdev_stop(struct tp_ctx *ctx)
 	}
 	if (ctx->evd.has_sched_service)
 		rte_service_runstate_set(ctx->evd.sched_service_id, 0);
-	if (ctx->evd_started) {
+	if (ctx->done.evd_started) {
 		rte_event_dev_stop(ctx->evd.dev_id);
-		ctx->evd_started = false;
+		ctx->done.evd_started = false;
 	}
-	if (ctx->evd_configured) {
+	if (ctx->done.evd_configured) {
 		rte_event_dev_close(ctx->evd.dev_id);
-		ctx->evd_configured = false;
+		ctx->done.evd_configured = false;
 	}
 }

@@ -72,17 +72,17 @@ tp_live_ports_check(struct tp_ctx *ctx)
 	const char *why;
 	uint16_t i;
 
-	ctx->live_drops_unknown = 0;
-	ctx->live_drops_why[0] = '\0';
-	for (i = 0; i < ctx->nb_ports; i++) {
-		if (rte_eth_dev_info_get(ctx->ports[i], &info) != 0 ||
+	ctx->input.live_drops_unknown = 0;
+	ctx->input.live_drops_why[0] = '\0';
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		if (rte_eth_dev_info_get(ctx->eth.ports[i], &info) != 0 ||
 		    (why = tp_live_drops_why(info.driver_name)) == NULL)
 			continue;
 		TP_LOG(WARNING, "port %u: input drops unknown: %s",
-		       ctx->ports[i], why);
-		if (ctx->live_drops_unknown++ == 0)
-			snprintf(ctx->live_drops_why,
-				 sizeof(ctx->live_drops_why), "port %u: %s",
-				 ctx->ports[i], why);
+		       ctx->eth.ports[i], why);
+		if (ctx->input.live_drops_unknown++ == 0)
+			snprintf(ctx->input.live_drops_why,
+				 sizeof(ctx->input.live_drops_why), "port %u: %s",
+				 ctx->eth.ports[i], why);
 	}
 }

@@ -24,8 +24,8 @@ bool tp_live_vdev(const char *devargs);
 
 /**
  * Find the ports whose driver does not count the kernel's drops in
- * imissed (ctx->live_drops_unknown, and the reason in
- * ctx->live_drops_why), and log each. Call once the ports are probed.
+ * imissed (ctx->input.live_drops_unknown, and the reason in
+ * ctx->input.live_drops_why), and log each. Call once the ports are probed.
  */
 void tp_live_ports_check(struct tp_ctx *ctx);
 

@@ -98,7 +98,7 @@ tp_port_capture_info(struct tp_ctx *ctx, uint16_t port, bool *ends)
 	char args[4096], *tok, *save = NULL;
 	int lt = -1;
 
-	ctx->port_linktype[port] = TP_DLT_EN10MB;
+	ctx->eth.port_linktype[port] = TP_DLT_EN10MB;
 	*ends = false;
 	if (rte_eth_dev_info_get(port, &info) != 0 || info.device == NULL ||
 	    strcmp(info.driver_name, "net_pcap") != 0)
@@ -122,17 +122,17 @@ tp_port_capture_info(struct tp_ctx *ctx, uint16_t port, bool *ends)
 			return -EINVAL;
 		}
 		lt = cap->linktype;
-		ctx->port_eof_pkts[port] += cap->records;
-		ctx->port_wire_cb[port] |= cap->filtered;
-		ctx->eof_quiet_ns = RTE_MAX(ctx->eof_quiet_ns, cap->max_gap_ns /
+		ctx->eth.port_eof_pkts[port] += cap->records;
+		ctx->eth.port_wire_cb[port] |= cap->filtered;
+		ctx->input.eof_quiet_ns = RTE_MAX(ctx->input.eof_quiet_ns, cap->max_gap_ns /
 					    ctx->cfg->replay_speed);
-		ctx->cap_pkts += cap->records;
-		if (ctx->cap_first_ns == 0 || cap->first_ns < ctx->cap_first_ns)
-			ctx->cap_first_ns = cap->first_ns;
-		ctx->cap_last_ns = RTE_MAX(ctx->cap_last_ns, cap->last_ns);
+		ctx->input.cap_pkts += cap->records;
+		if (ctx->input.cap_first_ns == 0 || cap->first_ns < ctx->input.cap_first_ns)
+			ctx->input.cap_first_ns = cap->first_ns;
+		ctx->input.cap_last_ns = RTE_MAX(ctx->input.cap_last_ns, cap->last_ns);
 	}
 	if (lt >= 0 && lt != TP_DLT_EN10MB) {
-		ctx->port_linktype[port] = (uint16_t)lt;
+		ctx->eth.port_linktype[port] = (uint16_t)lt;
 		TP_LOG(INFO, "port %u: link type %d (%s): packets get an "
 		       "Ethernet header in place of theirs", port, lt,
 		       tp_capture_linktype_name(lt));
@@ -148,18 +148,18 @@ static int
 tp_ports_speed_check(const struct tp_ctx *ctx)
 {
 	const uint32_t x = ctx->cfg->replay_speed;
-	uint64_t span = ctx->cap_last_ns - ctx->cap_first_ns, pps;
+	uint64_t span = ctx->input.cap_last_ns - ctx->input.cap_first_ns, pps;
 
-	if (ctx->cap_pkts < 2)
+	if (ctx->input.cap_pkts < 2)
 		return 0;
 	/* Packets per second at speed x (a span under 1 us counts as 1 us). */
-	pps = (uint64_t)((double)ctx->cap_pkts * 1e9 * x /
+	pps = (uint64_t)((double)ctx->input.cap_pkts * 1e9 * x /
 			 (double)RTE_MAX(span, UINT64_C(1000)));
 	if (pps <= TP_SPEED_MAX_PPS)
 		return 0;
 	TP_LOG(ERR, "--replay-speed %u: the captures' %" PRIu64 " packets "
 	       "over %" PRIu64 " ms would come at %" PRIu64 " packets/s, "
-	       "beyond the %" PRIu64 " a run takes", x, ctx->cap_pkts,
+	       "beyond the %" PRIu64 " a run takes", x, ctx->input.cap_pkts,
 	       span / 1000000, pps, TP_SPEED_MAX_PPS);
 	return -EINVAL;
 }
@@ -175,31 +175,31 @@ tp_ports_input_info(struct tp_ctx *ctx)
 	bool ends;
 	uint16_t i;
 
-	ctx->input_ends = true;
-	for (i = 0; i < ctx->nb_ports; i++) {
-		ctx->dst_port[ctx->ports[i]] = ctx->ports[i];
-		if (tp_port_capture_info(ctx, ctx->ports[i], &ends) < 0)
+	ctx->input.input_ends = true;
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		ctx->eth.dst_port[ctx->eth.ports[i]] = ctx->eth.ports[i];
+		if (tp_port_capture_info(ctx, ctx->eth.ports[i], &ends) < 0)
 			return -EINVAL;
 		if (!ends && cfg->flush_at_eof) {
 			TP_LOG(ERR, "--flush-at-eof: port %u does not read "
 			       "capture files (net_pcap rx_pcap=FILE without "
 			       "infinite_rx=1): its input never ends",
-			       ctx->ports[i]);
+			       ctx->eth.ports[i]);
 			return -EINVAL;
 		}
 		if (!ends && cfg->clock == TP_CLOCK_CAPTURE) {
 			TP_LOG(ERR, "--clock capture: port %u does not read "
 			       "capture files (net_pcap rx_pcap=FILE without "
 			       "infinite_rx=1): it has no capture time",
-			       ctx->ports[i]);
+			       ctx->eth.ports[i]);
 			return -EINVAL;
 		}
-		ctx->input_ends = ctx->input_ends && ends;
+		ctx->input.input_ends = ctx->input.input_ends && ends;
 	}
 	if (cfg->replay_speed > 1 && tp_ports_speed_check(ctx) < 0)
 		return -EINVAL;
 	/* Paced input may be silent for its largest gap: not an end. */
-	ctx->eof_quiet_ns = (cfg->replay_pace ? ctx->eof_quiet_ns : 0) +
+	ctx->input.eof_quiet_ns = (cfg->replay_pace ? ctx->input.eof_quiet_ns : 0) +
 		500 * 1000000ULL;
 	return 0;
 }
@@ -214,9 +214,9 @@ tp_ports_probe(struct tp_ctx *ctx)
 	RTE_ETH_FOREACH_DEV(port) {
 		if (port >= 64 || (cfg->portmask & (UINT64_C(1) << port)) == 0)
 			continue;
-		ctx->ports[ctx->nb_ports++] = port;
+		ctx->eth.ports[ctx->eth.nb_ports++] = port;
 	}
-	if (ctx->nb_ports == 0) {
+	if (ctx->eth.nb_ports == 0) {
 		TP_LOG(ERR, "no port matches the port mask: add a port, e.g. "
 		       "--vdev=net_pcap0,rx_pcap=in.pcap,tx_pcap=out.pcap, "
 		       "or fix -p (see --help)");
@@ -233,14 +233,14 @@ tp_ports_probe(struct tp_ctx *ctx)
 	if (tp_ports_input_info(ctx) < 0)
 		return -EINVAL;
 	tp_live_ports_check(ctx);
-	for (i = 0; cfg->fwd_mode == TP_FWD_PAIR && i + 1 < ctx->nb_ports;
+	for (i = 0; cfg->fwd_mode == TP_FWD_PAIR && i + 1 < ctx->eth.nb_ports;
 	     i += 2) {
-		ctx->dst_port[ctx->ports[i]] = ctx->ports[i + 1];
-		ctx->dst_port[ctx->ports[i + 1]] = ctx->ports[i];
+		ctx->eth.dst_port[ctx->eth.ports[i]] = ctx->eth.ports[i + 1];
+		ctx->eth.dst_port[ctx->eth.ports[i + 1]] = ctx->eth.ports[i];
 	}
-	if (cfg->fwd_mode == TP_FWD_PAIR && ctx->nb_ports % 2 == 1)
+	if (cfg->fwd_mode == TP_FWD_PAIR && ctx->eth.nb_ports % 2 == 1)
 		TP_LOG(INFO, "odd number of ports: port %u forwards to itself",
-		       ctx->ports[ctx->nb_ports - 1]);
+		       ctx->eth.ports[ctx->eth.nb_ports - 1]);
 	return 0;
 }
 
@@ -251,10 +251,10 @@ tp_pool_create(struct tp_ctx *ctx)
 	uint64_t n = 0;
 	uint16_t i, p;
 
-	for (i = 0; i < ctx->nb_ports; i++) {
-		p = ctx->ports[i];
-		n += (uint64_t)ctx->nb_rxq[p] * cfg->nb_rxd +
-			(uint64_t)ctx->nb_txq[p] * cfg->nb_txd +
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		p = ctx->eth.ports[i];
+		n += (uint64_t)ctx->eth.nb_rxq[p] * cfg->nb_rxd +
+			(uint64_t)ctx->eth.nb_txq[p] * cfg->nb_txd +
 			tp_port_capture_mbufs(p);
 		/* Per-lcore TX buffers and replay stashes. */
 		n += (uint64_t)rte_lcore_count() * 2 * cfg->burst;
@@ -267,11 +267,11 @@ tp_pool_create(struct tp_ctx *ctx)
 		n = cfg->nb_mbufs;
 	if (n > UINT32_MAX)
 		n = UINT32_MAX;
-	ctx->pool = rte_pktmbuf_pool_create("tp_mbufs", (unsigned int)n,
+	ctx->eth.pool = rte_pktmbuf_pool_create("tp_mbufs", (unsigned int)n,
 					    TP_MEMPOOL_CACHE, 0,
 					    RTE_MBUF_DEFAULT_BUF_SIZE,
 					    rte_socket_id());
-	if (ctx->pool == NULL) {
+	if (ctx->eth.pool == NULL) {
 		TP_LOG(ERR, "cannot create a pool of %" PRIu64 " mbufs: %s", n,
 		       rte_strerror(rte_errno));
 		return -rte_errno;
@@ -301,14 +301,14 @@ tp_dynfields(struct tp_ctx *ctx)
 	/* Packet metadata: 16 bytes of the mbuf's dynamic field area. */
 	RTE_BUILD_BUG_ON(sizeof(struct tp_pkt_meta) != 16);
 
-	ctx->meta_offset = rte_mbuf_dynfield_register(&meta);
-	if (ctx->meta_offset < 0) {
+	ctx->eth.meta_offset = rte_mbuf_dynfield_register(&meta);
+	if (ctx->eth.meta_offset < 0) {
 		TP_LOG(ERR, "cannot register the mbuf field: %s",
 		       rte_strerror(rte_errno));
 		return -rte_errno;
 	}
-	ctx->wire_offset = rte_mbuf_dynfield_register(&wire);
-	if (ctx->wire_offset < 0) {
+	ctx->eth.wire_offset = rte_mbuf_dynfield_register(&wire);
+	if (ctx->eth.wire_offset < 0) {
 		TP_LOG(ERR, "cannot register the wire length mbuf field: %s",
 		       rte_strerror(rte_errno));
 		return -rte_errno;
@@ -333,7 +333,7 @@ tp_port_wire_callbacks(struct tp_ctx *ctx, uint16_t port)
 	bool with[RTE_MAX_QUEUES_PER_PORT] = { false };
 	uint16_t q = 0;
 
-	if (!ctx->port_wire_cb[port])
+	if (!ctx->eth.port_wire_cb[port])
 		return 0;
 	if (rte_eth_dev_info_get(port, &info) != 0 || info.device == NULL ||
 	    (da = rte_dev_devargs(info.device)) == NULL || da->args == NULL)
@@ -351,12 +351,12 @@ tp_port_wire_callbacks(struct tp_ctx *ctx, uint16_t port)
 		}
 	}
 	for (q = 0; q < 2; q++) {
-		ctx->wire_cb[q].wire_offset = ctx->wire_offset;
-		ctx->wire_cb[q].trailers = q == 1;
+		ctx->eth.wire_cb[q].wire_offset = ctx->eth.wire_offset;
+		ctx->eth.wire_cb[q].trailers = q == 1;
 	}
-	for (q = 0; q < ctx->nb_rxq[port]; q++) {
+	for (q = 0; q < ctx->eth.nb_rxq[port]; q++) {
 		if (rte_eth_add_rx_callback(port, q, tp_rx_wire_cb,
-					    &ctx->wire_cb[with[q]]) == NULL) {
+					    &ctx->eth.wire_cb[with[q]]) == NULL) {
 			TP_LOG(ERR, "port %u: cannot add the RX callback that "
 			       "reads wire lengths (queue %u): %s (DPDK built "
 			       "without RTE_ETHDEV_RXTX_CALLBACKS?)", port, q,
@@ -382,28 +382,28 @@ tp_port_configure(struct tp_ctx *ctx, uint16_t port)
 	if (ret < 0)
 		return ret;
 	want_rxq = cfg->rx_queues ? cfg->rx_queues : ctx->nb_rx_lcores;
-	ctx->nb_rxq[port] = RTE_MIN(want_rxq, info.max_rx_queues);
-	if (ctx->nb_rxq[port] == 0) {
+	ctx->eth.nb_rxq[port] = RTE_MIN(want_rxq, info.max_rx_queues);
+	if (ctx->eth.nb_rxq[port] == 0) {
 		TP_LOG(ERR, "port %u (%s) has no RX queue", port,
 		       info.driver_name);
 		return -EINVAL;
 	}
-	if (ctx->nb_rxq[port] < want_rxq)
+	if (ctx->eth.nb_rxq[port] < want_rxq)
 		TP_LOG(INFO, "port %u (%s): %u RX queues (its maximum)", port,
-		       info.driver_name, ctx->nb_rxq[port]);
-	ctx->nb_txq[port] = RTE_MIN((uint16_t)ctx->nb_worker_lcores,
+		       info.driver_name, ctx->eth.nb_rxq[port]);
+	ctx->eth.nb_txq[port] = RTE_MIN((uint16_t)ctx->nb_worker_lcores,
 				    info.max_tx_queues);
-	ctx->nb_txq[port] = RTE_MAX(ctx->nb_txq[port], (uint16_t)1);
-	ctx->txq_shared[port] = ctx->nb_txq[port] < ctx->nb_worker_lcores;
-	rte_spinlock_init(&ctx->txq_lock[port]);
+	ctx->eth.nb_txq[port] = RTE_MAX(ctx->eth.nb_txq[port], (uint16_t)1);
+	ctx->eth.txq_shared[port] = ctx->eth.nb_txq[port] < ctx->nb_worker_lcores;
+	rte_spinlock_init(&ctx->eth.txq_lock[port]);
 	/* RSS where the port has it; otherwise the app's own hash decides. */
-	if (ctx->nb_rxq[port] > 1 && info.flow_type_rss_offloads != 0) {
+	if (ctx->eth.nb_rxq[port] > 1 && info.flow_type_rss_offloads != 0) {
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		conf.rx_adv_conf.rss_conf.rss_hf = (RTE_ETH_RSS_IP |
 			RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) &
 			info.flow_type_rss_offloads;
 	}
-	ret = rte_eth_dev_configure(port, ctx->nb_rxq[port], ctx->nb_txq[port],
+	ret = rte_eth_dev_configure(port, ctx->eth.nb_rxq[port], ctx->eth.nb_txq[port],
 				    &conf);
 	if (ret < 0) {
 		TP_LOG(ERR, "port %u: configure failed: %s", port,
@@ -413,10 +413,10 @@ tp_port_configure(struct tp_ctx *ctx, uint16_t port)
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(port, &nb_rxd, &nb_txd);
 	if (ret < 0)
 		return ret;
-	for (q = 0; q < ctx->nb_rxq[port]; q++) {
+	for (q = 0; q < ctx->eth.nb_rxq[port]; q++) {
 		ret = rte_eth_rx_queue_setup(port, q, nb_rxd,
 					     rte_eth_dev_socket_id(port), NULL,
-					     ctx->pool);
+					     ctx->eth.pool);
 		if (ret < 0) {
 			TP_LOG(ERR, "port %u: RX queue %u setup failed: %s "
 			       "(with infinite_rx the pool must hold the "
@@ -428,7 +428,7 @@ tp_port_configure(struct tp_ctx *ctx, uint16_t port)
 	ret = tp_port_wire_callbacks(ctx, port);
 	if (ret < 0)
 		return ret;
-	for (q = 0; q < ctx->nb_txq[port]; q++) {
+	for (q = 0; q < ctx->eth.nb_txq[port]; q++) {
 		ret = rte_eth_tx_queue_setup(port, q, nb_txd,
 					     rte_eth_dev_socket_id(port), NULL);
 		if (ret < 0) {
@@ -437,7 +437,7 @@ tp_port_configure(struct tp_ctx *ctx, uint16_t port)
 			return ret;
 		}
 	}
-	return rte_eth_macaddr_get(port, &ctx->port_mac[port]);
+	return rte_eth_macaddr_get(port, &ctx->eth.port_mac[port]);
 }
 
 int
@@ -450,24 +450,24 @@ tp_ports_setup(struct tp_ctx *ctx)
 	if (ret < 0)
 		return ret;
 	/* Queue counts first: the pool is sized from them. */
-	for (i = 0; i < ctx->nb_ports; i++) {
-		uint16_t p = ctx->ports[i];
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		uint16_t p = ctx->eth.ports[i];
 		struct rte_eth_dev_info info;
 
 		ret = rte_eth_dev_info_get(p, &info);
 		if (ret < 0)
 			return ret;
-		ctx->nb_rxq[p] = RTE_MIN(ctx->cfg->rx_queues ?
+		ctx->eth.nb_rxq[p] = RTE_MIN(ctx->cfg->rx_queues ?
 					 ctx->cfg->rx_queues :
 					 ctx->nb_rx_lcores, info.max_rx_queues);
-		ctx->nb_txq[p] = RTE_MIN(ctx->nb_worker_lcores,
+		ctx->eth.nb_txq[p] = RTE_MIN(ctx->nb_worker_lcores,
 					 info.max_tx_queues);
 	}
 	ret = tp_pool_create(ctx);
 	if (ret < 0)
 		return ret;
-	for (i = 0; i < ctx->nb_ports; i++) {
-		ret = tp_port_configure(ctx, ctx->ports[i]);
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		ret = tp_port_configure(ctx, ctx->eth.ports[i]);
 		if (ret < 0)
 			return ret;
 	}
@@ -482,13 +482,13 @@ tp_ports_wait_link(struct tp_ctx *ctx)
 	unsigned int tries, i, up;
 
 	for (tries = 0; tries < 30 && tp_quit_signal == 0; tries++) {
-		for (i = 0, up = 0; i < ctx->nb_ports; i++) {
+		for (i = 0, up = 0; i < ctx->eth.nb_ports; i++) {
 			memset(&link, 0, sizeof(link));
-			if (rte_eth_link_get_nowait(ctx->ports[i], &link) == 0 &&
+			if (rte_eth_link_get_nowait(ctx->eth.ports[i], &link) == 0 &&
 			    link.link_status == RTE_ETH_LINK_UP)
 				up++;
 		}
-		if (up == ctx->nb_ports)
+		if (up == ctx->eth.nb_ports)
 			return;
 		rte_delay_ms(100);
 	}
@@ -501,8 +501,8 @@ tp_ports_start(struct tp_ctx *ctx)
 	uint16_t i, p;
 	int ret;
 
-	for (i = 0; i < ctx->nb_ports; i++) {
-		p = ctx->ports[i];
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		p = ctx->eth.ports[i];
 		ret = rte_eth_dev_start(p);
 		if (ret < 0) {
 			TP_LOG(ERR, "port %u: start failed: %s", p,
@@ -514,7 +514,7 @@ tp_ports_start(struct tp_ctx *ctx)
 			TP_LOG(WARNING, "port %u: promiscuous mode: %s", p,
 			       strerror(-ret));
 	}
-	ctx->ports_started = true;
+	ctx->eth.ports_started = true;
 	/* net_pcap has its captures open: the filtered copies can go. */
 	tp_capture_release();
 	tp_ports_wait_link(ctx);
@@ -528,14 +528,14 @@ tp_ports_probe_report(const struct tp_ctx *ctx)
 	struct rte_eth_link link;
 	uint16_t i, p;
 
-	for (i = 0; i < ctx->nb_ports; i++) {
-		p = ctx->ports[i];
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		p = ctx->eth.ports[i];
 		memset(&link, 0, sizeof(link));
 		if (rte_eth_dev_info_get(p, &info) != 0)
 			info.driver_name = "?";
 		/* A driver that cannot tell (an error) reads "unknown". */
 		printf("probe: port %u %s rxq %u txq %u link %s\n", p,
-		       info.driver_name, ctx->nb_rxq[p], ctx->nb_txq[p],
+		       info.driver_name, ctx->eth.nb_rxq[p], ctx->eth.nb_txq[p],
 		       rte_eth_link_get_nowait(p, &link) != 0 ? "unknown" :
 		       link.link_status == RTE_ETH_LINK_UP ? "up" : "down");
 	}
@@ -549,14 +549,14 @@ tp_ports_stop(struct tp_ctx *ctx)
 {
 	uint16_t i;
 
-	for (i = 0; i < ctx->nb_ports; i++) {
-		if (ctx->ports_started)
-			rte_eth_dev_stop(ctx->ports[i]);
-		rte_eth_dev_close(ctx->ports[i]);
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		if (ctx->eth.ports_started)
+			rte_eth_dev_stop(ctx->eth.ports[i]);
+		rte_eth_dev_close(ctx->eth.ports[i]);
 	}
-	ctx->ports_started = false;
-	rte_mempool_free(ctx->pool);
-	ctx->pool = NULL;
+	ctx->eth.ports_started = false;
+	rte_mempool_free(ctx->eth.pool);
+	ctx->eth.pool = NULL;
 }
 
 /* A pcap file's header, and each record's before its bytes. */
@@ -607,13 +607,13 @@ tp_ports_tx_pcap_short(const struct tp_ctx *ctx)
 	struct stat st;
 	uint16_t i;
 
-	for (i = 0; i < ctx->nb_ports; i++) {
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
 		/* No frame sent: the file header may still sit in the
 		 * dumper's stdio buffer (it reaches the file with the first
 		 * burst's flush, or at close), and nothing can be lost.
 		 */
-		if (!tp_port_tx_pcap(ctx->ports[i], path, sizeof(path)) ||
-		    rte_eth_stats_get(ctx->ports[i], &s) != 0 ||
+		if (!tp_port_tx_pcap(ctx->eth.ports[i], path, sizeof(path)) ||
+		    rte_eth_stats_get(ctx->eth.ports[i], &s) != 0 ||
 		    s.opackets == 0 || stat(path, &st) != 0 ||
 		    !S_ISREG(st.st_mode))
 			continue;
@@ -624,7 +624,7 @@ tp_ports_tx_pcap_short(const struct tp_ctx *ctx)
 		TP_LOG(ERR, "tx_pcap '%s' of port %u holds %jd bytes, but the "
 		       "%" PRIu64 " frames sent to it need %" PRIu64 ": "
 		       "%" PRIu64 " bytes lost (a full disk? net_pcap does "
-		       "not report write errors)", path, ctx->ports[i],
+		       "not report write errors)", path, ctx->eth.ports[i],
 		       (intmax_t)st.st_size, s.opackets, want,
 		       want - (uint64_t)st.st_size);
 		lost += want - (uint64_t)st.st_size;

@@ -56,8 +56,8 @@ tp_replay_capture_clock(const struct tp_ctx *ctx)
 
 	if (ctx->cfg->replay_pace)
 		return true;
-	for (i = 0; i < ctx->nb_ports; i++) {
-		if (rte_eth_dev_info_get(ctx->ports[i], &info) != 0 ||
+	for (i = 0; i < ctx->eth.nb_ports; i++) {
+		if (rte_eth_dev_info_get(ctx->eth.ports[i], &info) != 0 ||
 		    info.device == NULL ||
 		    strcmp(info.driver_name, "net_pcap") != 0)
 			return false;
@@ -66,7 +66,7 @@ tp_replay_capture_clock(const struct tp_ctx *ctx)
 		    strstr(da->args, "infinite_rx=1") != NULL)
 			return false;
 	}
-	return ctx->nb_ports > 0;
+	return ctx->eth.nb_ports > 0;
 }
 
 void
