@@ -10,7 +10,7 @@ One definition each of:
   Telemetry         a DPDK telemetry v2 client (telemetry_path names the
                     socket of a --file-prefix)
   lat_bucket,       the expiry lateness log2 histogram as the app keeps it
-  hist_pct          (tp_stats.h) and its percentiles (tp_stats_lat_pct)
+  hist_pct          (tp_counters.h) and its percentiles (tp_stats_lat_pct)
   load_summary,     the app's --summary-json file and the one place that
   summary_get       reads keys from it (versions 1 and 2)
   pcap_read         a classic pcap file, either byte order

@@ -33,7 +33,9 @@
 #include "datapath/tp_lcore.h"
 #include "setup/tp_ports.h"
 #include "setup/tp_preflight.h"
-#include "reports/tp_stats.h"
+#include "reports/tp_stats_screen.h"
+#include "reports/tp_summary.h"
+#include "reports/tp_telemetry.h"
 
 RTE_LOG_REGISTER(tp_logtype, user.timer_pipeline, INFO);
 
@@ -221,9 +223,9 @@ tp_run(struct tp_ctx *ctx)
 	tp_ipfix_stop(ctx);	/* export what is queued, bounded */
 	tp_trace_drain(ctx);
 	ctx->tx_pcap_short = tp_ports_tx_pcap_short(ctx);
-	tp_stats_print(ctx, true);
+	tp_stats_screen_print(ctx, true);
 	tp_stats_json_write(ctx, true);
-	status = tp_stats_check(ctx);
+	status = tp_summary_check(ctx);
 	return status == EXIT_SUCCESS && ctx->ctl.aborted ? EXIT_FAILURE : status;
 }
 
@@ -291,7 +293,7 @@ main(int argc, char **argv)
 		goto out_evdev;
 	if (tp_ports_start(ctx) < 0)
 		goto out_evdev;
-	if (tp_stats_telemetry_register(ctx) < 0)
+	if (tp_telemetry_register(ctx) < 0)
 		goto out_evdev;
 	/* >8 End of setup. */
 
@@ -299,7 +301,7 @@ main(int argc, char **argv)
 
 	/* Teardown in reverse order. 8< */
 out_evdev:
-	tp_stats_telemetry_unregister();
+	tp_telemetry_unregister();
 	tp_evdev_stop(ctx);
 out_queues:
 	tp_lcore_queues_free(ctx);

@@ -299,4 +299,11 @@ tp_cycles_to_ns(uint64_t cyc, uint64_t hz)
 	return cycles_to_ns(cyc, hz);
 }
 
+/** Current shutdown phase. */
+static inline uint32_t
+tp_phase(const struct tp_ctx *ctx)
+{
+	return __atomic_load_n(&ctx->phase, __ATOMIC_ACQUIRE);
+}
+
 #endif /* _TP_CTX_H_ */

@@ -21,9 +21,10 @@
 
 #include "setup/tp_clock.h"
 #include "tp_ctx.h"
-#include "datapath/tp_lcore.h"
+#include "datapath/tp_control.h"
 #include "records/tp_record.h"
-#include "reports/tp_stats.h"
+#include "reports/tp_stats_screen.h"
+#include "reports/tp_summary.h"
 
 #define TP_CONTROL_MS 10
 #define TP_FLUSH_CHUNK 8192		/* entries walked per call */
@@ -255,7 +256,7 @@ tp_control_poll(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 	tp_trace_drain(ctx);
 	tp_flow_reclaim(ctx);
 	if (period != 0 && now >= ctx->ctl.stats_next_tsc) {
-		tp_stats_print(ctx, false);
+		tp_stats_screen_print(ctx, false);
 		tp_stats_json_write(ctx, false);
 		ctx->ctl.stats_next_tsc += period;
 		if (ctx->ctl.stats_next_tsc < now)

@@ -163,15 +163,6 @@ struct tp_flow_table {
 	uint64_t reclaimed;		/**< Positions returned (under lock). */
 };
 
-/** Per-packet metadata, an mbuf dynamic field written by RX. */
-struct tp_pkt_meta {
-	uint32_t pos;		/**< Flow entry, TP_POS_NONE: none. */
-	uint8_t dir;		/**< 0: from the initiator, 1: reply. */
-	uint8_t tcp_flags;	/**< TCP flags of this packet. */
-	uint8_t created;	/**< This packet created the flow (RX only). */
-	uint8_t pad;
-	uint64_t ts;		/**< Packet time (record clock units). */
-};
 
 static inline bool
 tp_ref_is_live(uint32_t r)

@@ -20,7 +20,10 @@
 #include <rte_service.h>
 
 #include "tp_ctx.h"
+#include "datapath/tp_control.h"
 #include "datapath/tp_lcore.h"
+#include "datapath/tp_rx.h"
+#include "datapath/tp_worker.h"
 
 #ifdef TP_STAGE_CYCLES
 RTE_DEFINE_PER_LCORE(struct tp_stage_stats *, tp_stage_self);
@@ -240,6 +243,27 @@ tp_lcore_idle(struct tp_ctx *ctx, struct tp_lcore *lc, unsigned int *idle,
 		rte_delay_us_sleep(ctx->cfg->idle_sleep_us);
 }
 
+/*
+ * RX's wait on a full event device (tp_rx_wait_hook_t): out of credits,
+ * on a combined lcore our own worker role must drain the port or nobody
+ * will; on the main lcore, the control role keeps its ticks.
+ */
+static void
+tp_lcore_rx_wait(struct tp_ctx *ctx, struct tp_lcore *lc)
+{
+	rte_pause();
+	if (lc->roles & TP_ROLE_CONTROL)
+		tp_control_poll(ctx, lc, rte_get_timer_cycles());
+}
+
+static void
+tp_lcore_rx_wait_worker(struct tp_ctx *ctx, struct tp_lcore *lc)
+{
+	tp_worker_poll(ctx, lc);
+	if (lc->roles & TP_ROLE_CONTROL)
+		tp_control_poll(ctx, lc, rte_get_timer_cycles());
+}
+
 /* The lcore loop, specialised on its roles. 8< */
 static __rte_always_inline int
 tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
@@ -269,7 +293,9 @@ tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
 		 */
 		if (rx_on && !wk_busy)
 			work += tp_rx_poll(ctx, lc,
-					   (roles & TP_ROLE_WORKER) != 0);
+					   (roles & TP_ROLE_WORKER) != 0 ?
+					   tp_lcore_rx_wait_worker :
+					   tp_lcore_rx_wait);
 		if (roles & TP_ROLE_WORKER) {
 			wk = tp_worker_poll(ctx, lc);
 			wk_busy = ctx->inline_path && rx_on && wk != 0;

@@ -23,7 +23,8 @@
 #include <rte_service.h>
 
 #include "tp_ctx.h"
-#include "datapath/tp_lcore.h"
+#include "datapath/tp_pkt.h"
+#include "datapath/tp_rx.h"
 #include "datapath/tp_meter.h"
 #include "datapath/tp_parse.h"
 #include "reports/tp_counters.h"
@@ -134,7 +135,7 @@ tp_rx_drop_events(struct tp_ctx *ctx, struct tp_lcore *lc,
 /* Enqueue a burst, retrying on backpressure for a bounded time. 8< */
 static void
 tp_rx_enqueue(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
-	      uint16_t n, bool also_worker)
+	      uint16_t n, tp_rx_wait_hook_t wait_hook)
 {
 	const uint8_t dev = ctx->evd.dev_id;
 	struct tp_rx_wait wait;
@@ -163,15 +164,10 @@ tp_rx_enqueue(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 		 * lookup result is in use, ended slots may be reclaimed.
 		 */
 		rte_rcu_qsbr_quiescent(ctx->ft.qsv, lc->rcu_id);
-		/* Out of credits: on a combined lcore, our own worker role
-		 * must drain the port or nobody will.
+		/* Out of credits: the lcore's other roles run meanwhile
+		 * (tp_rx_wait_hook_t).
 		 */
-		if (also_worker)
-			tp_worker_poll(ctx, lc);
-		else
-			rte_pause();
-		if (lc->roles & TP_ROLE_CONTROL)
-			tp_control_poll(ctx, lc, rte_get_timer_cycles());
+		wait_hook(ctx, lc);
 		sent += TP_STAGE_RET(ENQUEUE, 0,
 				     rte_event_enqueue_new_burst(dev,
 					lc->ev_port, ev + sent, n - sent));
@@ -405,7 +401,7 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 
 /* RX role: one queue per call. 8< */
 unsigned int
-tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
+tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 {
 	const struct tp_config *cfg = ctx->cfg;
 	struct rte_mbuf *pkts[TP_MAX_BURST];
@@ -485,7 +481,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, bool also_worker)
 	}
 	RTE_SET_USED(nf);
 	if (k > 0)
-		tp_rx_enqueue(ctx, lc, b.ev, k, also_worker);
+		tp_rx_enqueue(ctx, lc, b.ev, k, wait);
 	tp_clock_rx_done(ctx, lc);
 	/* Every flow we touched holds a reference now: we are quiescent. */
 	rte_rcu_qsbr_quiescent(ctx->ft.qsv, lc->rcu_id);

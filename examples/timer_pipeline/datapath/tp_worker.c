@@ -19,7 +19,8 @@
 
 #include "setup/tp_clock.h"
 #include "tp_ctx.h"
-#include "datapath/tp_lcore.h"
+#include "datapath/tp_pkt.h"
+#include "datapath/tp_worker.h"
 #include "datapath/tp_meter.h"
 
 /* l2fwd's MAC rewrite: destination 02:00:00:00:00:<port>, our source. */

@@ -17,7 +17,7 @@
 
 #include "reports/tp_counters.h"
 #include "tp_ctx.h"
-#include "reports/tp_stats.h"
+#include "reports/tp_stats_screen.h"
 
 /* Width of a per-lcore column: its name, at least 10. */
 static int
@@ -95,7 +95,7 @@ tp_screen_group(const struct tp_counters *c, enum tp_counter_group g)
 
 /* The stats screen. 8< */
 void
-tp_stats_print(const struct tp_ctx *ctx, bool final)
+tp_stats_screen_print(const struct tp_ctx *ctx, bool final)
 {
 	struct tp_counters c;
 	unsigned int g;

@@ -28,7 +28,7 @@
 #include "tp_ctx.h"
 #include "records/tp_ipfix.h"
 #include "records/tp_output.h"
-#include "reports/tp_stats.h"
+#include "reports/tp_summary.h"
 
 /* --summary-json's "version": 2 since the counter table (one name per
  * counter; docs/summary-json.rst lists the keys version 1 called
@@ -308,12 +308,12 @@ tp_stats_ipfix_check(const struct tp_counters *c, bool ipfix)
 #define TP_CHECK_TERM(w, c, field) tp_json_u64(w, #field, (c)->field)
 
 /*
- * The check's terms, as tp_stats_check() printed them: the counters under
+ * The check's terms, as tp_summary_check() printed them: the counters under
  * their table names, and the two terms the check counts itself,
  * flows_live (entries whose record is not written) and timers_pending.
  */
 static void
-tp_summary_check(struct tp_json *w, const struct tp_counters *c, bool ipfix,
+tp_summary_check_terms(struct tp_json *w, const struct tp_counters *c, bool ipfix,
 		 uint64_t live, uint64_t pending, bool passed, uint64_t lost)
 {
 	tp_json_begin(w, "check");
@@ -811,7 +811,7 @@ tp_summary_stages(struct tp_json *w, const struct tp_ctx *ctx,
 
 /*
  * Write --summary-json (if set): run facts, "check" with the exactly-once
- * check's terms as tp_stats_check() printed them, "layout" (the lcores,
+ * check's terms as tp_summary_check() printed them, "layout" (the lcores,
  * queues, ports and services of this run), then "counters", every
  * counter of the table. The file is created like --flow-log (no symbolic
  * link, 0644).
@@ -840,7 +840,7 @@ tp_summary_write(const struct tp_ctx *ctx, const struct tp_counters *c,
 	tp_json_str(&w, "clock", ctx->clk.on ? "capture" : "wall");
 	tp_json_bool(&w, "aborted", ctx->ctl.aborted);
 	tp_summary_times(&w, ctx);
-	tp_summary_check(&w, c, ipfix, live, pending, passed, lost);
+	tp_summary_check_terms(&w, c, ipfix, live, pending, passed, lost);
 	tp_summary_layout(&w, ctx);
 	tp_summary_input_drops(&w, ctx, c);
 	tp_summary_stages(&w, ctx, c);
@@ -901,7 +901,7 @@ tp_stats_files_check(const struct tp_ctx *ctx, const struct tp_counters *c,
 
 /* Exactly-once check. 8< */
 int
-tp_stats_check(struct tp_ctx *ctx)
+tp_summary_check(struct tp_ctx *ctx)
 {
 	uint64_t live, pending, lost;
 	struct tp_counters c;

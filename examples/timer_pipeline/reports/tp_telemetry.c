@@ -22,7 +22,7 @@
 
 #include "reports/tp_counters.h"
 #include "tp_ctx.h"
-#include "reports/tp_stats.h"
+#include "reports/tp_telemetry.h"
 
 /*
  * The context the telemetry handlers read: the second mutable global, next
@@ -31,8 +31,8 @@
  * but DPDK has no call to unregister a command, so a handler may run
  * after the context it was given is freed: the context lives shorter than
  * the process, hence this guarded pointer on every version. Set once by
- * tp_stats_telemetry_register() before the commands exist; cleared by
- * tp_stats_telemetry_unregister() before the context is freed. The lock
+ * tp_telemetry_register() before the commands exist; cleared by
+ * tp_telemetry_unregister() before the context is freed. The lock
  * makes the clear wait for a handler that is reading the context (the
  * telemetry thread runs beside main).
  */
@@ -129,7 +129,7 @@ tp_tel_handler(const char *cmd, const char *params, struct rte_tel_data *d)
 
 /* Telemetry registration. 8< */
 int
-tp_stats_telemetry_register(struct tp_ctx *ctx)
+tp_telemetry_register(struct tp_ctx *ctx)
 {
 	unsigned int i;
 	int ret = 0;
@@ -152,7 +152,7 @@ tp_stats_telemetry_register(struct tp_ctx *ctx)
 /* >8 End of telemetry registration. */
 
 void
-tp_stats_telemetry_unregister(void)
+tp_telemetry_unregister(void)
 {
 	/* 22.11 cannot unregister commands: make them fail from now on. */
 	rte_spinlock_lock(&tp_tel_lock);

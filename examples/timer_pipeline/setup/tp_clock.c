@@ -20,7 +20,7 @@
 #include "timer_adapter.h"
 #include "setup/tp_clock.h"
 #include "tp_ctx.h"
-#include "datapath/tp_lcore.h"
+#include "datapath/tp_pkt.h"
 #include "setup/tp_replay.h"
 
 int

@@ -30,7 +30,8 @@
 
 #include "setup/tp_capture.h"
 #include "tp_ctx.h"
-#include "datapath/tp_lcore.h"
+#include "datapath/tp_pkt.h"
+#include "datapath/tp_rx.h"
 #include "setup/tp_live.h"
 #include "setup/tp_ports.h"
 #include "setup/tp_replay.h"

@@ -18,7 +18,7 @@
 #include <rte_pause.h>
 
 #include "tp_ctx.h"
-#include "datapath/tp_lcore.h"
+#include "datapath/tp_pkt.h"
 #include "setup/tp_replay.h"
 
 int

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _TP_SUMMARY_H_
+#define _TP_SUMMARY_H_
+
+/*
+ * The run's results as files and the exactly-once check (tp_summary.c):
+ * --stats-json and --summary-json. Main lcore only; reads the slots
+ * without locks (tp_counters.h).
+ */
+
+#include <stdbool.h>
+
+struct tp_ctx;
+
+/** --stats-json: append one line of totals (final: the last, closes). */
+void tp_stats_json_write(struct tp_ctx *ctx, bool final);
+
+/**
+ * Exactly-once check at exit, per sink, and --summary-json.
+ *
+ * @return the run's exit status: EXIT_SUCCESS when it holds;
+ *   EXIT_FAILURE when it does not, or --summary-json cannot be written;
+ *   TP_EXIT_LOST when it holds but a record file or tx_pcap lost data.
+ */
+int tp_summary_check(struct tp_ctx *ctx);
+
+#endif /* _TP_SUMMARY_H_ */
