@@ -26,7 +26,9 @@
 #include <rte_malloc.h>
 
 #include "eal_init.h"
+#include "setup/tp_args.h"
 #include "setup/tp_clock.h"
+#include "setup/tp_config_text.h"
 #include "tp_ctx.h"
 #include "setup/tp_eventdev.h"
 #include "records/tp_ipfix.h"
@@ -174,16 +176,16 @@ tp_args(int argc, char **argv, struct tp_config *cfg, char **eal_argv,
 	if (tp_split_args(argc, argv, eal_argc))
 		ret = 1;
 	else
-		ret = tp_config_parse(cfg, argc - *eal_argc, argv + *eal_argc);
+		ret = tp_args_parse(cfg, argc - *eal_argc, argv + *eal_argc);
 	if (ret == 1) {
-		tp_config_usage(argv[0]);
+		tp_config_text_usage(argv[0]);
 		return EXIT_SUCCESS;
 	}
 	if (ret < 0)
 		return TP_EXIT_USAGE;
 	cfg->eal_args_cmdline = *eal_argc > 1;
 	if (cfg->help_rst) {
-		tp_config_usage_rst();
+		tp_config_text_usage_rst();
 		return EXIT_SUCCESS;
 	}
 	if (cfg->help_counters_rst) {
@@ -191,11 +193,11 @@ tp_args(int argc, char **argv, struct tp_config *cfg, char **eal_argv,
 		return EXIT_SUCCESS;
 	}
 	if (cfg->help_exit_rst) {
-		tp_config_exit_rst();
+		tp_config_text_exit_rst();
 		return EXIT_SUCCESS;
 	}
 	if (cfg->dump_config) {
-		tp_config_dump(cfg);
+		tp_config_text_dump(cfg);
 		return EXIT_SUCCESS;
 	}
 	/* >8 End of parsing the application options. */
@@ -272,7 +274,7 @@ main(int argc, char **argv)
 	}
 	ctx->cfg = &cfg;
 	tp_ctx_init_clock(ctx);
-	tp_config_dump(&cfg);
+	tp_config_text_dump(&cfg);
 	if (tp_validate(ctx) < 0) {
 		status = TP_EXIT_USAGE;
 		goto out_ctx;

@@ -14,8 +14,9 @@
 # TARGET (default parse), its sources and seeds:
 #   parse    the packet parser (tp_parse.h); every frame of a generated
 #            capture, of every link type (seeds.py)
-#   options  the command line parser (tp_config*.c); cmdline.sh's argument
-#            vectors and hostile values per option (seed_inputs.py)
+#   options  the command line parser (tp_args.c, tp_option.c);
+#            cmdline.sh's argument vectors and hostile values per
+#            option (seed_inputs.py)
 #   ini      the INI loader (tp_config_file.c); configs/*.ini, cmdline.sh's
 #            files, hostile files
 #   capture  the rx_pcap pre-scan (tp_capture.c, libpcap); generated pcap
@@ -46,8 +47,9 @@ PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
 tp=$src/examples/timer_pipeline
-cfg_srcs=("$tp/setup/tp_config.c" "$tp/setup/tp_config_file.c"
-	"$tp/setup/tp_config_text.c")
+cfg_srcs=("$tp/setup/tp_args.c" "$tp/setup/tp_config.c"
+	"$tp/setup/tp_config_file.c" "$tp/setup/tp_config_text.c"
+	"$tp/setup/tp_option.c")
 dpdk_cflags=$(pkg-config --cflags libdpdk)
 dpdk_libs="$(pkg-config --libs libdpdk) -Wl,-rpath,$(pkg-config \
 	--variable=libdir libdpdk) -Wl,--disable-new-dtags"

@@ -38,7 +38,7 @@
 #include "dpdk_compat.h"
 
 #include "tp_ctx.h"
-#include "setup/tp_config_internal.h"
+#include "setup/tp_option.h"
 #include "records/tp_ipfix.h"
 #include "records/tp_ipfix_enc.h"
 #include "records/tp_output.h"

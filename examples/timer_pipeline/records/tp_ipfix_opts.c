@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "setup/tp_config_internal.h"
+#include "setup/tp_option.h"
 #include "records/tp_ipfix.h"
 #include "records/tp_output.h"
 

@@ -29,6 +29,7 @@
 #include "records/tp_ipfix.h"
 #include "records/tp_output.h"
 #include "reports/tp_summary.h"
+#include "setup/tp_option.h"
 
 /* --summary-json's "version": 2 since the counter table (one name per
  * counter; docs/summary-json.rst lists the keys version 1 called
@@ -406,13 +407,13 @@ tp_layout_evdev(struct tp_json *w, const struct tp_ctx *ctx)
 	tp_json_elem(w);
 	tp_json_u64(w, "queue", TP_QUEUE_PKT);
 	tp_json_str(w, "carries", "packets");
-	tp_json_str(w, "sched", tp_sched_type_name(ctx->cfg->sched_type));
+	tp_json_str(w, "sched", tp_option_sched_name(ctx->cfg->sched_type));
 	tp_json_u64(w, "priority", RTE_EVENT_DEV_PRIORITY_NORMAL);
 	tp_json_end(w);
 	tp_json_elem(w);
 	tp_json_u64(w, "queue", TP_QUEUE_TIMER);
 	tp_json_str(w, "carries", "expiries");
-	tp_json_str(w, "sched", tp_sched_type_name(RTE_SCHED_TYPE_ATOMIC));
+	tp_json_str(w, "sched", tp_option_sched_name(RTE_SCHED_TYPE_ATOMIC));
 	tp_json_u64(w, "priority", evd->timer_prio);
 	tp_json_end(w);
 	tp_json_list_end(w);

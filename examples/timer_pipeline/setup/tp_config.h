@@ -15,9 +15,11 @@
  */
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_common.h>
 #include <rte_config.h>
 
 /*
@@ -183,36 +185,27 @@ struct tp_config {
 	char eal_args[TP_EAL_ARGS_LEN];	/**< [eal] args from the file. */
 };
 
-/**
- * Parse the application's part of the command line (after "--"), loading
- * the --config file first if one is given, so the command line wins.
- *
- * @return
- *   0 on success, 1 if --help was asked for, -EINVAL after printing one
- *   error message naming the problem.
- */
-int tp_config_parse(struct tp_config *cfg, int argc, char **argv);
-
 /** Fill the configuration with the defaults the usage text shows. */
 void tp_config_defaults(struct tp_config *cfg);
 
-/** Print the usage text, generated from the option table. */
-void tp_config_usage(const char *prgname);
-
-/** Print the option table as reStructuredText (the docs' table). */
-void tp_config_usage_rst(void);
-
-/** docs/exit-status.inc: the exit statuses as reStructuredText. */
-void tp_config_exit_rst(void);
-
-/** Print the effective configuration, one "key = value" per line. */
-void tp_config_dump(const struct tp_config *cfg);
+/**
+ * Checks that need several options together, after every option is set.
+ *
+ * @return 0, or -EINVAL after printing one error message.
+ */
+int tp_config_check(const struct tp_config *cfg);
 
 /** Name of a timeout class ("tcp-syn", ..., "active"). */
-const char *tp_tmo_class_name(enum tp_tmo_class c);
+const char *tp_config_tmo_class_name(enum tp_tmo_class c);
 
-/** Name of an RTE_SCHED_TYPE_* (--eventq-sched's words), "?" if none. */
-const char *tp_sched_type_name(uint8_t sched);
+/**
+ * Print one error line on stderr, "dpdk-timer_pipeline: error: ", the
+ * message, then 'tail' (every message before EAL starts goes through it).
+ */
+void tp_config_error_vprintf(const char *tail, const char *fmt, va_list ap);
+
+/** Print "error: ... (see --help)" on stderr; returns -EINVAL. */
+int tp_config_error(const char *fmt, ...) __rte_format_printf(1, 2);
 
 /** Finest tick --replay-speed divides the tick down to (100 us). */
 #define TP_SPEED_MIN_TICK_NS UINT64_C(100000)

@@ -19,7 +19,8 @@
 #include <rte_common.h>
 
 #include "setup/tp_config.h"
-#include "setup/tp_config_internal.h"
+#include "setup/tp_config_file.h"
+#include "setup/tp_option.h"
 
 static int
 tp_config_load_eal(struct tp_config *cfg, const struct rte_cfgfile_entry *e,
@@ -195,7 +196,7 @@ tp_config_check_lines(const char *fname)
 
 /* Load an INI file: every section and key must be known. */
 int
-tp_config_load_file(struct tp_config *cfg, const char *fname)
+tp_config_file_load(struct tp_config *cfg, const char *fname)
 {
 	struct rte_cfgfile_parameters params = { .comment_character = '#' };
 	struct rte_cfgfile *file;

@@ -17,7 +17,8 @@
 #include <rte_common.h>
 
 #include "setup/tp_config.h"
-#include "setup/tp_config_internal.h"
+#include "setup/tp_config_text.h"
+#include "setup/tp_option.h"
 
 #define TP_NS_PER_S UINT64_C(1000000000)
 
@@ -78,7 +79,7 @@ tp_format_lcores(const bool *set, char *buf, size_t len)
 
 /* Current value of one option as text, the form the parser accepts. */
 void
-tp_option_format(const struct tp_config *cfg, const struct tp_option *o,
+tp_config_text_format(const struct tp_config *cfg, const struct tp_option *o,
 		 char *buf, size_t len)
 {
 	const char *base = (const char *)cfg;
@@ -88,14 +89,14 @@ tp_option_format(const struct tp_config *cfg, const struct tp_option *o,
 	switch (o->type) {
 	case TP_OT_UINT:
 		snprintf(buf, len, "%" PRIu64,
-			 tp_load_uint(base + o->offset, o->size));
+			 tp_option_load_uint(base + o->offset, o->size));
 		break;
 	case TP_OT_DURATION:
-		tp_format_duration(tp_load_uint(base + o->offset, o->size),
+		tp_format_duration(tp_option_load_uint(base + o->offset, o->size),
 				   buf, len);
 		break;
 	case TP_OT_ENUM:
-		v = tp_load_uint(base + o->offset, o->size);
+		v = tp_option_load_uint(base + o->offset, o->size);
 		snprintf(buf, len, "?");
 		/* The first name of a value is its current one. */
 		for (n = o->names; n->name != NULL; n++)
@@ -148,7 +149,7 @@ tp_option_lhs(const struct tp_option *o, char *buf, size_t len)
 }
 
 void
-tp_config_usage(const char *prgname)
+tp_config_text_usage(const char *prgname)
 {
 	struct tp_config def;
 	char val[64], lhs[64];
@@ -172,7 +173,7 @@ tp_config_usage(const char *prgname)
 		const struct tp_option *o = &tp_options[i];
 
 		tp_option_lhs(o, lhs, sizeof(lhs));
-		tp_option_format(&def, o, val, sizeof(val));
+		tp_config_text_format(&def, o, val, sizeof(val));
 		printf("  %-32s %s\n  %-32s [%s] default: %s\n", lhs, o->help,
 		       "", o->section, val);
 	}
@@ -192,7 +193,7 @@ tp_config_usage(const char *prgname)
 
 /* docs/exit-status.inc; the docs test compares it with this output. */
 void
-tp_config_exit_rst(void)
+tp_config_text_exit_rst(void)
 {
 	unsigned int i;
 
@@ -211,7 +212,7 @@ tp_config_exit_rst(void)
  * guide and --help come from the same option table.
  */
 void
-tp_config_usage_rst(void)
+tp_config_text_usage_rst(void)
 {
 	struct tp_config def;
 	char val[64], lhs[64];
@@ -226,14 +227,14 @@ tp_config_usage_rst(void)
 	       "     - Meaning\n");
 	for (i = 0; i < tp_nb_options; i++) {
 		tp_option_lhs(&tp_options[i], lhs, sizeof(lhs));
-		tp_option_format(&def, &tp_options[i], val, sizeof(val));
+		tp_config_text_format(&def, &tp_options[i], val, sizeof(val));
 		printf("   * - ``%s``\n     - %s\n     - ``%s``\n     - %s\n",
 		       lhs, tp_options[i].section, val, tp_options[i].help);
 	}
 }
 
 void
-tp_config_dump(const struct tp_config *cfg)
+tp_config_text_dump(const struct tp_config *cfg)
 {
 	char val[PATH_MAX];
 	unsigned int i;
@@ -241,7 +242,7 @@ tp_config_dump(const struct tp_config *cfg)
 	printf("Configuration%s%s:\n", cfg->config_file[0] ? " from " : "",
 	       cfg->config_file);
 	for (i = 0; i < tp_nb_options; i++) {
-		tp_option_format(cfg, &tp_options[i], val, sizeof(val));
+		tp_config_text_format(cfg, &tp_options[i], val, sizeof(val));
 		printf("  %-18s = %s\n", tp_options[i].name, val);
 	}
 	/* The file's EAL options apply only when the command line has none. */

@@ -25,7 +25,7 @@
 #include <rte_common.h>
 
 #include "setup/tp_capture.h"
-#include "setup/tp_config_internal.h"
+#include "setup/tp_option.h"
 #include "setup/tp_live.h"
 #include "records/tp_output.h"
 #include "setup/tp_preflight.h"
@@ -37,7 +37,7 @@ tp_file_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	tp_error_vprintf("", fmt, ap);
+	tp_config_error_vprintf("", fmt, ap);
 	va_end(ap);
 }
 

@@ -2,12 +2,13 @@
  * Copyright(c) 2026 The timer_pipeline authors
  */
 
-#ifndef _TP_CONFIG_INTERNAL_H_
-#define _TP_CONFIG_INTERNAL_H_
+#ifndef _TP_OPTION_H_
+#define _TP_OPTION_H_
 
 /*
- * Shared by tp_config.c (table, parsers, command line), tp_config_file.c
- * (INI files) and tp_config_text.c (usage text, configuration dump).
+ * The option table (tp_option.c) and one option's value, shared by the
+ * command line (tp_args.c), INI files (tp_config_file.c), the usage text
+ * and the configuration dump (tp_config_text.c).
  */
 
 #include <stdarg.h>
@@ -61,31 +62,21 @@ struct tp_option {
 	const char *help;
 };
 
-/** The option table (tp_config.c) and its size. */
+/** Options in the table (a compile-time check in tp_option.c). */
+#define TP_NB_OPTIONS 52
+
+/** The option table (tp_option.c) and its size. */
 extern const struct tp_option tp_options[];
 extern const unsigned int tp_nb_options;
-
-/**
- * Print one error line on stderr, "dpdk-timer_pipeline: error: ", the
- * message, then 'tail' (every message before EAL starts goes through it).
- */
-void tp_error_vprintf(const char *tail, const char *fmt, va_list ap);
-
-/** Print "error: ... (see --help)" on stderr; returns -EINVAL. */
-int tp_config_error(const char *fmt, ...) __rte_format_printf(1, 2);
 
 /** Parse and store one option value; 'where' names it in messages. */
 int tp_option_set(struct tp_config *cfg, const struct tp_option *o,
 		  const char *val, const char *where);
 
 /** Read an integer member of the given size. */
-uint64_t tp_load_uint(const void *src, size_t size);
+uint64_t tp_option_load_uint(const void *src, size_t size);
 
-/** Apply an INI file (tp_config_file.c). */
-int tp_config_load_file(struct tp_config *cfg, const char *fname);
+/** Name of an RTE_SCHED_TYPE_* (--eventq-sched's words), "?" if none. */
+const char *tp_option_sched_name(uint8_t sched);
 
-/** Current value of an option, in the form the parser accepts. */
-void tp_option_format(const struct tp_config *cfg, const struct tp_option *o,
-		      char *buf, size_t len);
-
-#endif /* _TP_CONFIG_INTERNAL_H_ */
+#endif /* _TP_OPTION_H_ */
