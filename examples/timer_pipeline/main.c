@@ -32,6 +32,8 @@
 #include "tp_ctx.h"
 #include "setup/tp_eventdev.h"
 #include "records/tp_ipfix.h"
+#include "records/tp_record.h"
+#include "records/tp_trace.h"
 #include "datapath/tp_lcore.h"
 #include "setup/tp_ports.h"
 #include "setup/tp_preflight.h"
@@ -127,6 +129,29 @@ tp_ctx_init_clock(struct tp_ctx *ctx)
 						     cfg->replay_speed,
 						     ctx->flow_hz);
 }
+
+/*
+ * What the flow table hands on (struct tp_flow_ops): an ended flow's
+ * record to the record ring, a traced flow's steps to the trace ring.
+ */
+static void
+tp_main_flow_ended(struct tp_ctx *ctx, struct tp_lcore *lc,
+		   const struct tp_flow *f, enum tp_end_reason reason)
+{
+	tp_record_push(ctx, lc, f, reason);
+}
+
+static void
+tp_main_flow_step(struct tp_ctx *ctx, const struct tp_flow *f,
+		  enum tp_flow_step step, uint64_t arg, uint8_t reason)
+{
+	tp_trace_push(ctx, f, (enum tp_trace_kind)step, arg, reason);
+}
+
+static const struct tp_flow_ops tp_main_flow_ops = {
+	.ended = tp_main_flow_ended,
+	.step = tp_main_flow_step,
+};
 
 /* Checks that need EAL but start nothing: failures exit with status 2. */
 static int
@@ -281,7 +306,7 @@ main(int argc, char **argv)
 	}
 
 	/* Setup, in order; each failure unwinds what was done. 8< */
-	if (tp_flow_table_create(ctx) < 0)
+	if (tp_flow_table_create(ctx, &tp_main_flow_ops) < 0)
 		goto out_ctx;
 	if (tp_records_init(ctx) < 0 || tp_trace_init(ctx) < 0 ||
 	    tp_ipfix_start(ctx) < 0)

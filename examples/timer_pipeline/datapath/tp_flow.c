@@ -36,8 +36,23 @@
 
 #define TP_TRACE(ctx, f, kind, arg, reason) do {			\
 	if (unlikely((f)->traced))					\
-		tp_trace_push(ctx, f, kind, arg, reason);		\
+		(ctx)->ft.ops->step(ctx, f, kind, arg, reason);	\
 } while (0)
+
+static const char *const tp_reason_names[TP_END_MAX] = {
+	[TP_END_NONE] = "live",
+	[TP_END_IDLE] = "idle_timeout",
+	[TP_END_ACTIVE] = "active_timeout",
+	[TP_END_EOF] = "end_of_flow",
+	[TP_END_FORCED] = "forced_end",
+	[TP_END_LACK] = "lack_of_resources",
+};
+
+const char *
+tp_flow_end_reason_name(unsigned int reason)
+{
+	return reason < TP_END_MAX ? tp_reason_names[reason] : "?";
+}
 
 /* Give a slot back: called by the defer queue once no RX lcore can still
  * hold the position from a lookup. Runs under ft->reclaim_lock.
@@ -127,7 +142,7 @@ tp_flow_entries_map(struct tp_flow_table *ft)
 
 /* Flow table setup. 8< */
 int
-tp_flow_table_create(struct tp_ctx *ctx)
+tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 {
 	struct tp_flow_table *ft = &ctx->ft;
 	const uint32_t cap = ctx->cfg->nb_flows;
@@ -160,6 +175,7 @@ tp_flow_table_create(struct tp_ctx *ctx)
 	/* Two lines of state and the timer's (docs/sample_app.rst). */
 	RTE_BUILD_BUG_ON(sizeof(struct tp_flow) != 3 * RTE_CACHE_LINE_SIZE);
 
+	ft->ops = ops;
 	ft->capacity = cap;
 	ft->h = rte_hash_create(&hp);
 	if (ft->h == NULL) {
@@ -253,9 +269,9 @@ tp_flow_finalise(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 
 	/* Only the holder of the last reference of an ended flow. */
 	RTE_ASSERT(reason > TP_END_NONE && reason < TP_END_MAX);
-	tp_record_push(ctx, lc, f, reason);
+	ft->ops->ended(ctx, lc, f, reason);
 	lc->stats.flows_ended[reason]++;
-	TP_TRACE(ctx, f, TP_TRACE_RECORD, 0, reason);
+	TP_TRACE(ctx, f, TP_FLOW_STEP_RECORD, 0, reason);
 	rte_spinlock_lock(&ft->reclaim_lock);
 	ret = rte_rcu_qsbr_dq_enqueue(ft->dq, &pos);
 	rte_spinlock_unlock(&ft->reclaim_lock);
@@ -295,7 +311,7 @@ tp_flow_unhash(struct tp_ctx *ctx, struct tp_flow *f, uint32_t reason)
 {
 	__atomic_fetch_sub(&ctx->ft.nb_live, 1, __ATOMIC_RELAXED);
 	rte_hash_del_key_with_hash(ctx->ft.h, f->key, f->sig);
-	TP_TRACE(ctx, f, TP_TRACE_END, 0, reason);
+	TP_TRACE(ctx, f, TP_FLOW_STEP_END, 0, reason);
 }
 
 static void
@@ -363,6 +379,26 @@ tp_flow_initial_class(uint8_t proto, uint8_t tcp_flags)
 	}
 }
 
+/* Does --trace-flow select a flow with this key (either end)? */
+static bool
+tp_flow_selected(const struct tp_flow_sel *sel, const struct tp_flow_key *k)
+{
+	unsigned int e;
+
+	if (sel->text[0] == '\0')
+		return false;
+	for (e = 0; e < 2; e++) {
+		if (sel->ipver != 0 && (sel->ipver != tp_key_ipver(k) ||
+		    memcmp(sel->addr, tp_key_addr(k, e),
+			   sel->ipver == 4 ? 4 : 16)))
+			continue;
+		if (sel->port != 0 && sel->port != rte_be_to_cpu_16(k->port[e]))
+			continue;
+		return true;
+	}
+	return false;
+}
+
 /*
  * Initialise a flow this RX lcore just claimed (ref TP_REF_INIT): no other
  * lcore touches the entry until tp_flow_arm_new() publishes it.
@@ -394,7 +430,7 @@ tp_flow_init(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	f->serial = __atomic_fetch_add(&ctx->ft.next_serial, 1,
 				       __ATOMIC_RELAXED);
 	f->traced = f->serial < ctx->cfg->trace_timers ||
-		tp_trace_selected(&ctx->cfg->trace_flow, &pp->key);
+		tp_flow_selected(&ctx->cfg->trace_flow, &pp->key);
 	/* Timer event template. 8< */
 	ev->event = 0;
 	ev->op = RTE_EVENT_OP_NEW;
@@ -418,7 +454,7 @@ tp_flow_arm_new(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	RTE_ASSERT(__atomic_load_n(&f->ref, __ATOMIC_RELAXED) == TP_REF_INIT);
 	if (tp_flow_arm(ctx, lc, f, ctx->tmo_cycles[f->tmo_class], now) == 0) {
 		lc->stats.tim_armed++;
-		TP_TRACE(ctx, f, TP_TRACE_ARM, f->tim.timeout_ticks, 0);
+		TP_TRACE(ctx, f, TP_FLOW_STEP_ARM, f->tim.timeout_ticks, 0);
 		/* Publish: one reference for the timer, one for the packet. */
 		__atomic_store_n(&f->ref, 2, __ATOMIC_RELEASE);
 		return;
@@ -579,7 +615,7 @@ tp_flow_rearm_locked(struct tp_ctx *ctx, struct tp_lcore *lc,
 	cyc = RTE_MIN(cyc, active_dl > now ? active_dl - now : 1);
 	if (tp_flow_arm(ctx, lc, f, cyc, now) == 0) {
 		lc->stats.tim_rearmed++;
-		TP_TRACE(ctx, f, TP_TRACE_REFRESH, t->timeout_ticks, 0);
+		TP_TRACE(ctx, f, TP_FLOW_STEP_REFRESH, t->timeout_ticks, 0);
 	} else {
 		tp_flow_timer_lost(ctx, lc, f);
 	}
@@ -653,7 +689,7 @@ tp_flow_expired(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	tp_stats_lateness(&lc->stats, now > f->deadline_tsc ?
 			  tp_cycles_to_ns(now - f->deadline_tsc, ctx->flow_hz) : 0);
 	lc->stats.tim_expired++;
-	TP_TRACE(ctx, f, TP_TRACE_EXPIRE, now > f->deadline_tsc ?
+	TP_TRACE(ctx, f, TP_FLOW_STEP_EXPIRE, now > f->deadline_tsc ?
 		 tp_cycles_to_ns(now - f->deadline_tsc, ctx->flow_hz) : 0, 0);
 	rte_spinlock_lock(&f->tim_lock);
 	reason = TP_END_NONE;
@@ -663,7 +699,7 @@ tp_flow_expired(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 			/* Lazy refresh: seen recently, sleep for the rest. */
 			if (tp_flow_arm(ctx, lc, f, rem, now) == 0) {
 				lc->stats.tim_rearmed++;
-				TP_TRACE(ctx, f, TP_TRACE_REARM,
+				TP_TRACE(ctx, f, TP_FLOW_STEP_REARM,
 					 f->tim.timeout_ticks, 0);
 				rte_spinlock_unlock(&f->tim_lock);
 				return;
@@ -701,7 +737,7 @@ tp_flow_end(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	rte_spinlock_lock(&f->tim_lock);
 	if (ctx->ta.ops->cancel_burst(ctx->ta.h, &t, 1) == 1) {
 		lc->stats.tim_cancelled++;
-		TP_TRACE(ctx, f, TP_TRACE_CANCEL, 0, reason);
+		TP_TRACE(ctx, f, TP_FLOW_STEP_CANCEL, 0, reason);
 		rte_spinlock_unlock(&f->tim_lock);
 		tp_flow_put(ctx, lc, f);	/* the timer's reference */
 	} else {

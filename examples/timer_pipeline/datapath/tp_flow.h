@@ -50,6 +50,18 @@ enum tp_end_reason {
 	TP_END_MAX
 };
 
+/** Steps of a flow's life its observer is told of (tp_flow_ops.step). */
+enum tp_flow_step {
+	TP_FLOW_STEP_ARM,	/**< Flow created, timer armed. */
+	TP_FLOW_STEP_REFRESH,	/**< Cancel + re-arm (every-packet, FIN). */
+	TP_FLOW_STEP_EXPIRE,	/**< Expiry event processed (arg: lateness). */
+	TP_FLOW_STEP_REARM,	/**< Re-armed for the time left. */
+	TP_FLOW_STEP_CANCEL,	/**< Cancelled (flow ended early). */
+	TP_FLOW_STEP_END,	/**< Flow ends (reason). */
+	TP_FLOW_STEP_RECORD,	/**< Its record was handed on. */
+	TP_FLOW_STEP_MAX
+};
+
 /** Bidirectional flow key: the lower (address, port) end comes first. */
 /*
  * 40 bytes, so that rte_hash's key slot (an 8-byte data pointer and the
@@ -150,6 +162,7 @@ struct tp_flow {
 /** Flow table. */
 struct tp_flow_table {
 	struct rte_hash *h;		/**< Key -> position (LF, multi-writer). */
+	const struct tp_flow_ops *ops;	/**< Who is told of ends and steps. */
 	struct tp_flow *entries;	/**< Indexed by position. */
 	void *map;			/**< The mapping holding them. */
 	size_t map_len;			/**< Its length. */
@@ -203,7 +216,25 @@ tp_flow_from_timer(struct rte_event_timer *tim)
 }
 
 /* tp_flow.c */
-int tp_flow_table_create(struct tp_ctx *ctx);
+/**
+ * What the flow table hands out, to whoever created it (main.c): the
+ * flow table calls these and nothing above it. Both run on the lcore
+ * where the step happens (any RX, worker or the main lcore), unlocked;
+ * they must not call back into the flow table.
+ */
+struct tp_flow_ops {
+	/** Flow @p f ended and its last reference is gone: its record. */
+	void (*ended)(struct tp_ctx *ctx, struct tp_lcore *lc,
+		      const struct tp_flow *f, enum tp_end_reason reason);
+	/** A step of a traced flow (f->traced); arg as the step says. */
+	void (*step)(struct tp_ctx *ctx, const struct tp_flow *f,
+		     enum tp_flow_step step, uint64_t arg, uint8_t reason);
+};
+
+/** Name of an end reason ("idle_timeout", ...), "?" if out of range. */
+const char *tp_flow_end_reason_name(unsigned int reason);
+
+int tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops);
 void tp_flow_table_free(struct tp_ctx *ctx);
 int tp_flow_rcu_register(struct tp_ctx *ctx, unsigned int lcore_id);
 

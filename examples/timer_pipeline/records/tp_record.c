@@ -33,21 +33,6 @@
 #define TP_LOG_BUF (256 * 1024)	/* the flow log's buffer */
 #define TP_LOG_LINE_MAX 640	/* longest line: JSON, two IPv6 addresses */
 
-static const char *const tp_reason_names[TP_END_MAX] = {
-	[TP_END_NONE] = "live",
-	[TP_END_IDLE] = "idle_timeout",
-	[TP_END_ACTIVE] = "active_timeout",
-	[TP_END_EOF] = "end_of_flow",
-	[TP_END_FORCED] = "forced_end",
-	[TP_END_LACK] = "lack_of_resources",
-};
-
-const char *
-tp_end_reason_name(unsigned int reason)
-{
-	return reason < TP_END_MAX ? tp_reason_names[reason] : "?";
-}
-
 /*
  * The flow log's fields, in order: X(name, kind, value of record r). The
  * one list the JSON keys, the CSV header and both line formats come
@@ -72,7 +57,7 @@ tp_end_reason_name(unsigned int reason)
 	X("bytes_rev", U, r->bytes[1])					\
 	X("tcp_flags_fwd", U, r->tcp_flags[0])				\
 	X("tcp_flags_rev", U, r->tcp_flags[1])				\
-	X("end_reason", S, tp_end_reason_name(r->end_reason))		\
+	X("end_reason", S, tp_flow_end_reason_name(r->end_reason))		\
 	X("end_reason_code", U, r->end_reason)
 
 /* The CSV header line, from the field list (built once). */

@@ -110,7 +110,4 @@ uint32_t tp_records_room(const struct tp_ctx *ctx);
  */
 unsigned int tp_records_drain(struct tp_ctx *ctx);
 
-/** Name of an end reason ("idle_timeout", ...), "?" if out of range. */
-const char *tp_end_reason_name(unsigned int reason);
-
 #endif /* _TP_RECORD_H_ */

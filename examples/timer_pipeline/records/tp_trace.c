@@ -204,7 +204,7 @@ tp_trace_print(const struct tp_ctx *ctx, const struct tp_trace_ev *ev)
 	case TP_TRACE_CANCEL:
 	case TP_TRACE_END:
 	case TP_TRACE_RECORD:
-		printf(" %s", tp_end_reason_name(ev->reason));
+		printf(" %s", tp_flow_end_reason_name(ev->reason));
 		break;
 	}
 	printf("\n");

@@ -24,16 +24,16 @@
 
 struct tp_ctx;
 
-/** Timer trace event kinds (--trace-timers). */
+/** Timer trace event kinds (--trace-timers): the flow's steps, then RX's. */
 enum tp_trace_kind {
-	TP_TRACE_ARM,		/**< Flow created, timer armed. */
-	TP_TRACE_REFRESH,	/**< Cancel + re-arm (every-packet, FIN). */
-	TP_TRACE_EXPIRE,	/**< Expiry event processed. */
-	TP_TRACE_REARM,		/**< Re-armed for the time left. */
-	TP_TRACE_CANCEL,	/**< Cancelled (flow ended early). */
-	TP_TRACE_END,		/**< Flow ends (reason). */
-	TP_TRACE_RECORD,	/**< Flow record written. */
-	TP_TRACE_PACKET,	/**< RX: a packet of a live flow. */
+	TP_TRACE_ARM = TP_FLOW_STEP_ARM,	/**< Flow created, timer armed. */
+	TP_TRACE_REFRESH = TP_FLOW_STEP_REFRESH, /**< Cancel + re-arm. */
+	TP_TRACE_EXPIRE = TP_FLOW_STEP_EXPIRE,	/**< Expiry event processed. */
+	TP_TRACE_REARM = TP_FLOW_STEP_REARM,	/**< Re-armed for the time left. */
+	TP_TRACE_CANCEL = TP_FLOW_STEP_CANCEL,	/**< Cancelled (ended early). */
+	TP_TRACE_END = TP_FLOW_STEP_END,	/**< Flow ends (reason). */
+	TP_TRACE_RECORD = TP_FLOW_STEP_RECORD,	/**< Flow record written. */
+	TP_TRACE_PACKET = TP_FLOW_STEP_MAX,	/**< RX: a packet of a live flow. */
 };
 
 /** One trace event. */
@@ -82,26 +82,6 @@ void tp_trace_push(struct tp_ctx *ctx, const struct tp_flow *f,
 void tp_trace_packet(struct tp_ctx *ctx, const struct tp_flow *f,
 		     uint8_t dir, uint8_t tcp_flags, uint32_t len,
 		     uint64_t now);
-
-/** Does --trace-flow select a flow with this key (either end)? */
-static inline bool
-tp_trace_selected(const struct tp_flow_sel *sel, const struct tp_flow_key *k)
-{
-	unsigned int e;
-
-	if (sel->text[0] == '\0')
-		return false;
-	for (e = 0; e < 2; e++) {
-		if (sel->ipver != 0 && (sel->ipver != tp_key_ipver(k) ||
-		    memcmp(sel->addr, tp_key_addr(k, e),
-			   sel->ipver == 4 ? 4 : 16)))
-			continue;
-		if (sel->port != 0 && sel->port != rte_be_to_cpu_16(k->port[e]))
-			continue;
-		return true;
-	}
-	return false;
-}
 
 /**
  * Main lcore: print queued events.

@@ -243,7 +243,7 @@ tp_drop_name(unsigned int r)
 static const char *
 tp_ended_name(unsigned int i)
 {
-	return tp_end_reason_name(TP_END_IDLE + i);
+	return tp_flow_end_reason_name(TP_END_IDLE + i);
 }
 
 #define TP_ROW(f, grp, lbl, fl, u, d, h) \
