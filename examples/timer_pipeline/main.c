@@ -32,6 +32,7 @@
 #include "tp_ctx.h"
 #include "setup/tp_eventdev.h"
 #include "records/tp_ipfix.h"
+#include "records/tp_ipfix_opts.h"
 #include "records/tp_record.h"
 #include "records/tp_trace.h"
 #include "datapath/tp_lcore.h"
@@ -272,7 +273,7 @@ main(int argc, char **argv)
 		return status;
 	/* Captures, outputs: checked before anything starts. */
 	if (tp_preflight_check_files(eal_argc, eal_argv, &cfg) < 0 ||
-	    tp_ipfix_check_config(&cfg) < 0)
+	    tp_ipfix_opts_check(&cfg) < 0)
 		return TP_EXIT_USAGE;
 	status = EXIT_FAILURE;
 

@@ -60,7 +60,7 @@ tp_control_drained_now(const struct tp_ctx *ctx)
 {
 	struct tp_lcore_stats t;
 
-	tp_stats_sum(ctx, &t);
+	tp_counters_sum(ctx, &t);
 	return tp_control_drained(&t);
 }
 
@@ -133,7 +133,7 @@ tp_control_stop_reason(struct tp_ctx *ctx, uint64_t now)
 		return "--duration reached";
 	if (!cfg->stop_when_done && !cfg->flush_at_eof)
 		return NULL;
-	tp_stats_sum(ctx, &t);
+	tp_counters_sum(ctx, &t);
 	if (!tp_control_input_done(ctx, &t, now))
 		return NULL;
 	if (cfg->flush_at_eof)

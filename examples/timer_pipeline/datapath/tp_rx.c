@@ -41,10 +41,7 @@
  * Only time in which the pipeline could have drained counts (see
  * tp_rx_wait_expired()): the RX lcore's own CPU time (its worker role
  * spinning counts; being descheduled does not), and only while the
- * scheduler service runs. Wall-clock time made a loaded 2-CPU machine drop
- * packets: an RX lcore descheduled past the deadline dropped its burst on
- * waking, before its own worker role had drained one event, and a service
- * lcore descheduled for 50 ms did the same.
+ * scheduler service runs (docs/sample_app.rst says why).
  */
 #define TP_RX_ENQ_RETRY_MS 50
 

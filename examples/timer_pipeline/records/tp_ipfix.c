@@ -41,6 +41,7 @@
 #include "setup/tp_option.h"
 #include "records/tp_ipfix.h"
 #include "records/tp_ipfix_enc.h"
+#include "records/tp_ipfix_opts.h"
 #include "records/tp_output.h"
 #include "records/tp_record.h"
 #include "reports/tp_counters.h"
@@ -266,7 +267,7 @@ tp_ipfix_exstats(struct tp_ipfix *x, struct tp_ipfix_exstats *es)
 	uint64_t idle = 0;
 	unsigned int i;
 
-	tp_stats_sum(ctx, &t);
+	tp_counters_sum(ctx, &t);
 	for (i = 0; i < TP_TMO_ACTIVE; i++)
 		idle = RTE_MAX(idle, cfg->tmo_ns[i]);
 	memset(es, 0, sizeof(*es));
@@ -458,7 +459,7 @@ tp_ipfix_alloc(struct tp_ctx *ctx, struct tp_ipfix *x)
 	x->file = cfg->ipfix_file[0] != '\0';
 	x->tcp = !x->file && cfg->ipfix_transport == TP_IPFIX_TCP;
 	x->backoff_ms = TP_IPFIX_BACKOFF_MIN_MS;
-	if (!x->file && tp_ipfix_resolve(cfg, &x->addr, &x->addrlen,
+	if (!x->file && tp_ipfix_opts_resolve(cfg, &x->addr, &x->addrlen,
 					 &why) < 0) {
 		TP_LOG(ERR, "--ipfix '%s': %s", cfg->ipfix_collector, why);
 		return -EINVAL;
@@ -501,9 +502,7 @@ tp_ipfix_free(struct tp_ctx *ctx)
  * Where the thread runs. EAL puts control threads on the CPUs no lcore
  * uses; when every CPU has an lcore it falls back to the main lcore's,
  * which also walks the table in the forced end and feeds this thread, so
- * the two take turns. The service lcores' CPUs are the better home then:
- * on 2 CPUs the flush of 1M flows with export took 0.50 s beside the main
- * lcore and 0.34 s beside the service lcore, aging by timeout the same
+ * the two take turns. The service lcores' CPUs are the better home then
  * (docs/ipfix.rst).
  */
 static void
@@ -530,19 +529,13 @@ tp_ipfix_place(struct tp_ipfix *x)
 	       "the service lcores");
 }
 
-bool
-tp_ipfix_available(void)
-{
-	return true;
-}
-
 int
 tp_ipfix_start(struct tp_ctx *ctx)
 {
 	struct tp_ipfix *x;
 	int ret;
 
-	if (!tp_ipfix_enabled(ctx->cfg))
+	if (!tp_ipfix_opts_enabled(ctx->cfg))
 		return 0;
 	x = rte_zmalloc("tp_ipfix", sizeof(*x), RTE_CACHE_LINE_SIZE);
 	if (x == NULL)

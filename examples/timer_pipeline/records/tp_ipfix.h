@@ -27,9 +27,6 @@ struct tp_ctx;
 struct tp_config;
 struct tp_flow_record;
 
-/** Default collector port (RFC 7011). */
-#define TP_IPFIX_PORT 4739
-
 /** Exporter counters (telemetry, stats screen, exit summary). */
 struct tp_ipfix_stats {
 	uint64_t messages;	/**< IPFIX Messages sent. */
@@ -43,30 +40,6 @@ struct tp_ipfix_stats {
 	uint64_t submitted;	/**< Records handed to the exporter. */
 	uint64_t window_us;	/**< First to last message with records. */
 };
-
-/**
- * Check the --ipfix* options before EAL starts (host resolves, port not 0,
- * file writable, options consistent, built with libfixbuf).
- *
- * @return 0, or -EINVAL after printing one message naming the option.
- */
-int tp_ipfix_check_config(const struct tp_config *cfg);
-
-/** True when --ipfix or --ipfix-file is set. */
-bool tp_ipfix_enabled(const struct tp_config *cfg);
-
-/** True when this build exports IPFIX (it has libfixbuf). */
-bool tp_ipfix_available(void);
-
-/**
- * Resolve --ipfix (numeric or by name) for the --ipfix-transport.
- *
- * @param why  Set to the reason on failure.
- * @return 0, or -EINVAL.
- */
-int tp_ipfix_resolve(const struct tp_config *cfg,
-		     struct sockaddr_storage *ss, socklen_t *sslen,
-		     const char **why);
 
 /** Start the exporter (ring, encoder, thread). 0 or a negative errno. */
 int tp_ipfix_start(struct tp_ctx *ctx);

@@ -280,7 +280,7 @@ tp_ipfix_enc_free(struct tp_ipfix_enc *enc)
 }
 
 unsigned int
-tp_ipfix_variant(const struct tp_ipfix_flow *f)
+tp_ipfix_enc_variant(const struct tp_ipfix_flow *f)
 {
 	unsigned int v = f->ipver == 6 ? TP_IPFIX_VAR_V6 : 0;
 
@@ -400,7 +400,7 @@ tp_ipfix_enc_add(struct tp_ipfix_enc *enc, const struct tp_ipfix_flow *f,
 			dirs[n++] = 1;
 	}
 	if (tp_enc_use(enc, TP_TID_INT_DATA,
-		       TP_IPFIX_TID_DATA + tp_ipfix_variant(f)) < 0)
+		       TP_IPFIX_TID_DATA + tp_ipfix_enc_variant(f)) < 0)
 		return -EINVAL;
 	for (; (int)*done < n; (*done)++) {
 		tp_enc_fill(&r, f, dirs[*done]);

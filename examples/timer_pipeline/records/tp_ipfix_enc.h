@@ -80,7 +80,7 @@ struct tp_ipfix_enc *tp_ipfix_enc_create(uint32_t domain, uint16_t mtu,
 void tp_ipfix_enc_free(struct tp_ipfix_enc *enc);
 
 /** Template variant of a flow (TP_IPFIX_VAR_* bits). */
-unsigned int tp_ipfix_variant(const struct tp_ipfix_flow *f);
+unsigned int tp_ipfix_enc_variant(const struct tp_ipfix_flow *f);
 
 /**
  * Append one flow's records to the message being built: one (biflow), or

@@ -20,11 +20,22 @@
 #include <sys/socket.h>
 
 #include "setup/tp_option.h"
-#include "records/tp_ipfix.h"
+#include "records/tp_ipfix_opts.h"
 #include "records/tp_output.h"
 
+/* TP_HAVE_IPFIX: meson defines it where libfixbuf is installed. */
 bool
-tp_ipfix_enabled(const struct tp_config *cfg)
+tp_ipfix_opts_available(void)
+{
+#ifdef TP_HAVE_IPFIX
+	return true;
+#else
+	return false;
+#endif
+}
+
+bool
+tp_ipfix_opts_enabled(const struct tp_config *cfg)
 {
 	return cfg->ipfix_collector[0] != '\0' || cfg->ipfix_file[0] != '\0';
 }
@@ -72,7 +83,7 @@ tp_ipfix_split(const char *spec, char *host, size_t hlen, uint16_t *port)
 
 /* Resolve the collector (numeric or by name) for the transport. */
 int
-tp_ipfix_resolve(const struct tp_config *cfg, struct sockaddr_storage *ss,
+tp_ipfix_opts_resolve(const struct tp_config *cfg, struct sockaddr_storage *ss,
 		 socklen_t *sslen, const char **why)
 {
 	struct addrinfo hints, *res = NULL;
@@ -103,16 +114,16 @@ tp_ipfix_resolve(const struct tp_config *cfg, struct sockaddr_storage *ss,
 }
 
 int
-tp_ipfix_check_config(const struct tp_config *cfg)
+tp_ipfix_opts_check(const struct tp_config *cfg)
 {
 	struct sockaddr_storage ss;
 	char file_why[PATH_MAX + 96];
 	const char *why = NULL;
 	socklen_t len;
 
-	if (!tp_ipfix_enabled(cfg))
+	if (!tp_ipfix_opts_enabled(cfg))
 		return 0;
-	if (!tp_ipfix_available())
+	if (!tp_ipfix_opts_available())
 		return tp_config_error("option '--%s': this build has no "
 				       "IPFIX export (libfixbuf was not found "
 				       "when it was configured; install "
@@ -131,7 +142,7 @@ tp_ipfix_check_config(const struct tp_config *cfg)
 					       file_why);
 		return 0;
 	}
-	if (tp_ipfix_resolve(cfg, &ss, &len, &why) < 0)
+	if (tp_ipfix_opts_resolve(cfg, &ss, &len, &why) < 0)
 		return tp_config_error("option '--ipfix': '%s': %s",
 				       cfg->ipfix_collector, why);
 	return 0;

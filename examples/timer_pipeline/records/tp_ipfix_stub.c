@@ -4,7 +4,7 @@
 
 /*
  * The exporter's functions in a build without libfixbuf (meson builds this
- * file instead of tp_ipfix.c): tp_ipfix_check_config() refuses --ipfix and
+ * file instead of tp_ipfix.c): tp_ipfix_opts_check() refuses --ipfix and
  * --ipfix-file there, so nothing is ever exported. No state, no lock.
  */
 
@@ -13,12 +13,6 @@
 #include <rte_common.h>
 
 #include "records/tp_ipfix.h"
-
-bool
-tp_ipfix_available(void)
-{
-	return false;
-}
 
 int
 tp_ipfix_start(struct tp_ctx *ctx)

@@ -198,8 +198,7 @@ tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 
 /*
  * One line of the flow log, written by hand rather than by snprintf()
- * (which took 2 us a record, more than the rest of a flow's life: see
- * docs/bench.rst, "Where the cycles go"). A line is at most
+ * (docs/bench.rst, "Where the cycles go"). A line is at most
  * TP_LOG_LINE_MAX bytes: every field has a fixed longest form.
  */
 struct tp_line {

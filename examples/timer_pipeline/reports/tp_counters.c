@@ -68,7 +68,7 @@
 	C(dropped, TP_GRP_TX, "dropped", 0, "packets", \
 	  "Packets dropped, every reason.", \
 	  "The sum of the drop_<reason> counters.") \
-	A(drop, TP_DROP_MAX, tp_drop_name, TP_GRP_TX, "", 0, "packets", \
+	A(drop, TP_DROP_MAX, tp_counters_drop_name, TP_GRP_TX, "", 0, "packets", \
 	  "Packets dropped, one counter per reason: malformed, table_full, " \
 	  "fwd_drop (--fwd-mode drop), tx_full, shutdown, evdev_full and " \
 	  "the capture reason not_ether.", \
@@ -234,7 +234,7 @@ static const char *const tp_drop_names[TP_DROP_MAX] = {
 };
 
 const char *
-tp_drop_name(unsigned int r)
+tp_counters_drop_name(unsigned int r)
 {
 	return r < TP_DROP_MAX ? tp_drop_names[r] : "?";
 }
@@ -255,12 +255,12 @@ tp_ended_name(unsigned int i)
 	  .elem = el, .group = grp, .label = lbl, .flags = fl, .unit = u, \
 	  .desc = d, .how = h },
 
-const struct tp_counter tp_counter_table[] = {
+const struct tp_counter tp_counters_table[] = {
 	TP_COUNTER_TABLE(TP_ROW, TP_ROWS)
 };
-const unsigned int tp_counter_rows = RTE_DIM(tp_counter_table);
+const unsigned int tp_counters_rows = RTE_DIM(tp_counters_table);
 
-const char *const tp_counter_group_name[TP_GRP_MAX] = {
+const char *const tp_counters_group_name[TP_GRP_MAX] = {
 	[TP_GRP_RX] = "rx",
 	[TP_GRP_TX] = "tx",
 	[TP_GRP_FLOWS] = "flows",
@@ -315,7 +315,7 @@ tp_stats_add(struct tp_lcore_stats *t, const struct tp_lcore_stats *s)
 }
 
 void
-tp_stats_sum(const struct tp_ctx *ctx, struct tp_lcore_stats *tot)
+tp_counters_sum(const struct tp_ctx *ctx, struct tp_lcore_stats *tot)
 {
 	unsigned int id;
 
@@ -326,7 +326,7 @@ tp_stats_sum(const struct tp_ctx *ctx, struct tp_lcore_stats *tot)
 }
 
 uint64_t
-tp_stats_ended(const struct tp_lcore_stats *t)
+tp_counters_ended(const struct tp_lcore_stats *t)
 {
 	uint64_t n = 0;
 	unsigned int r;
@@ -337,7 +337,7 @@ tp_stats_ended(const struct tp_lcore_stats *t)
 }
 
 uint64_t
-tp_stats_lat_pct(const struct tp_lcore_stats *tot, unsigned int p)
+tp_counters_lat_pct(const struct tp_lcore_stats *tot, unsigned int p)
 {
 	uint64_t n = 0, want, acc = 0;
 	unsigned int b;
@@ -377,7 +377,7 @@ tp_counters_from_slots(const struct tp_lcore_stats *t, struct tp_counters *c)
 		c->drop[i] = t->drops[i];
 		c->dropped += t->drops[i];
 	}
-	c->flows_ended = tp_stats_ended(t);
+	c->flows_ended = tp_counters_ended(t);
 	c->flows_created = t->flows_created;
 	c->flows_active = t->flows_created - c->flows_ended;
 	memcpy(c->ended, &t->flows_ended[TP_END_IDLE], sizeof(c->ended));
@@ -389,8 +389,8 @@ tp_counters_from_slots(const struct tp_lcore_stats *t, struct tp_counters *c)
 	c->timers_cancelled = t->tim_cancelled;
 	c->timers_late_cancels = t->tim_cancel_late;
 	c->timers_arm_failures = t->tim_arm_fail;
-	c->lateness_p50_us = tp_stats_lat_pct(t, 50);
-	c->lateness_p99_us = tp_stats_lat_pct(t, 99);
+	c->lateness_p50_us = tp_counters_lat_pct(t, 50);
+	c->lateness_p99_us = tp_counters_lat_pct(t, 99);
 	c->lateness_max_us = t->lat_max_ns / 1000;
 	memcpy(c->lateness_hist_log2_us, t->lat_hist,
 	       sizeof(c->lateness_hist_log2_us));
@@ -412,7 +412,7 @@ tp_counters_read(const struct tp_ctx *ctx, struct tp_counters *c,
 	bool ipfix;
 	uint16_t i;
 
-	tp_stats_sum(ctx, &t);
+	tp_counters_sum(ctx, &t);
 	if (slots != NULL)
 		*slots = t;
 	tp_counters_from_slots(&t, c);
@@ -470,8 +470,8 @@ tp_counters_each(const struct tp_counters *c, unsigned int groups,
 	unsigned int i, e;
 	char key[64];
 
-	for (i = 0; i < tp_counter_rows; i++) {
-		row = &tp_counter_table[i];
+	for (i = 0; i < tp_counters_rows; i++) {
+		row = &tp_counters_table[i];
 		if ((groups & TP_GRP_BIT(row->group)) == 0)
 			continue;
 		if (row->n == 1 || row->elem == NULL) {
@@ -505,11 +505,11 @@ tp_counters_print_rst(void)
 	       "   :widths: 26 14 10 50\n\n"
 	       "   * - Key\n     - Screen\n     - Unit\n"
 	       "     - Meaning\n");
-	for (i = 0; i < tp_counter_rows; i++) {
-		row = &tp_counter_table[i];
+	for (i = 0; i < tp_counters_rows; i++) {
+		row = &tp_counters_table[i];
 		printf("   * - ``%s%s``\n     - %s", row->name,
 		       row->elem != NULL ? "_<reason>" : "",
-		       tp_counter_group_name[row->group]);
+		       tp_counters_group_name[row->group]);
 		if (row->label[0] != '\0')
 			printf(" ``%s``", row->label);
 		else if (row->elem != NULL) {

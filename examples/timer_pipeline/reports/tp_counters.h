@@ -30,7 +30,7 @@
 
 struct tp_ctx;
 
-/** Packet drop reasons (names: tp_drop_name()). */
+/** Packet drop reasons (names: tp_counters_drop_name()). */
 enum tp_drop {
 	TP_DROP_MALFORMED,	/**< Malformed, policy drop. */
 	TP_DROP_TABLE_FULL,	/**< Full table, policy drop. */
@@ -47,7 +47,7 @@ enum tp_drop {
 
 /**
  * Per-lcore counters: one writer (the lcore), read by anyone. Every
- * member is a uint64_t: tp_stats_sum() adds the slots word by word
+ * member is a uint64_t: tp_counters_sum() adds the slots word by word
  * (tp_counters.c checks the size at build time), and lat_max_ns is the
  * one word that is a maximum, not a sum.
  */
@@ -195,11 +195,11 @@ struct tp_counter {
 };
 
 /** The counter table, TP_COUNTER_TABLE in tp_counters.c. */
-extern const struct tp_counter tp_counter_table[];
+extern const struct tp_counter tp_counters_table[];
 /** Its rows. */
-extern const unsigned int tp_counter_rows;
+extern const unsigned int tp_counters_rows;
 /** Screen line names, "rx" ... "ipfix". */
-extern const char *const tp_counter_group_name[TP_GRP_MAX];
+extern const char *const tp_counters_group_name[TP_GRP_MAX];
 
 /** The value of a table row (element i of an array). */
 static inline uint64_t
@@ -224,16 +224,16 @@ tp_stats_lateness(struct tp_lcore_stats *s, uint64_t late_ns)
 }
 
 /** Name of drop reason r ("malformed", ...), "?" if out of range. */
-const char *tp_drop_name(unsigned int r);
+const char *tp_counters_drop_name(unsigned int r);
 
 /** Sum every lcore's counters into *tot. */
-void tp_stats_sum(const struct tp_ctx *ctx, struct tp_lcore_stats *tot);
+void tp_counters_sum(const struct tp_ctx *ctx, struct tp_lcore_stats *tot);
 
 /** Flows ended, every reason, of summed (or one lcore's) slots. */
-uint64_t tp_stats_ended(const struct tp_lcore_stats *t);
+uint64_t tp_counters_ended(const struct tp_lcore_stats *t);
 
 /** Upper bound of the lateness percentile p (0-100), in us. */
-uint64_t tp_stats_lat_pct(const struct tp_lcore_stats *tot, unsigned int p);
+uint64_t tp_counters_lat_pct(const struct tp_lcore_stats *tot, unsigned int p);
 
 /**
  * The values that come from slots alone (one lcore's, or their sum): every

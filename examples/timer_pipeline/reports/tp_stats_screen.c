@@ -35,8 +35,8 @@ tp_screen_lcores(const struct tp_ctx *ctx)
 	char role[16];
 
 	printf("  lcore role     ");
-	for (i = 0; i < tp_counter_rows; i++) {
-		row = &tp_counter_table[i];
+	for (i = 0; i < tp_counters_rows; i++) {
+		row = &tp_counters_table[i];
 		if (row->flags & TP_CTR_LCORE)
 			printf(" %*s", tp_screen_col_width(row), row->name);
 	}
@@ -53,8 +53,8 @@ tp_screen_lcores(const struct tp_ctx *ctx)
 			 lc->roles & TP_ROLE_WORKER ? "worker" : "");
 		tp_counters_from_slots(&lc->stats, &c);
 		printf("  %5u %-9s", id, role);
-		for (i = 0; i < tp_counter_rows; i++) {
-			row = &tp_counter_table[i];
+		for (i = 0; i < tp_counters_rows; i++) {
+			row = &tp_counters_table[i];
 			if (row->flags & TP_CTR_LCORE)
 				printf(" %*" PRIu64, tp_screen_col_width(row),
 				       tp_counter_value(&c, row, 0));
@@ -72,9 +72,9 @@ tp_screen_group(const struct tp_counters *c, enum tp_counter_group g)
 	const struct tp_counter *row;
 	unsigned int i, e;
 
-	printf("  %-8s", tp_counter_group_name[g]);
-	for (i = 0; i < tp_counter_rows; i++) {
-		row = &tp_counter_table[i];
+	printf("  %-8s", tp_counters_group_name[g]);
+	for (i = 0; i < tp_counters_rows; i++) {
+		row = &tp_counters_table[i];
 		if (row->group != g)
 			continue;
 		if (row->n == 1) {	/* no label: not on the screen */
