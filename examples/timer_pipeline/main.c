@@ -39,6 +39,7 @@
 #include "setup/tp_ports.h"
 #include "setup/tp_preflight.h"
 #include "reports/tp_stats_screen.h"
+#include "reports/tp_stats_json.h"
 #include "reports/tp_summary.h"
 #include "reports/tp_telemetry.h"
 

@@ -24,6 +24,7 @@
 #include "datapath/tp_control.h"
 #include "records/tp_record.h"
 #include "reports/tp_stats_screen.h"
+#include "reports/tp_stats_json.h"
 #include "reports/tp_summary.h"
 
 #define TP_CONTROL_MS 10

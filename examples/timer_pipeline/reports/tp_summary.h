@@ -6,17 +6,13 @@
 #define _TP_SUMMARY_H_
 
 /*
- * The run's results as files and the exactly-once check (tp_summary.c):
- * --stats-json and --summary-json. Main lcore only; reads the slots
- * without locks (tp_counters.h).
+ * The exactly-once check and --summary-json (tp_summary.c). Main lcore
+ * only; reads the slots without locks (tp_counters.h).
  */
 
 #include <stdbool.h>
 
 struct tp_ctx;
-
-/** --stats-json: append one line of totals (final: the last, closes). */
-void tp_stats_json_write(struct tp_ctx *ctx, bool final);
 
 /**
  * Exactly-once check at exit, per sink, and --summary-json.
