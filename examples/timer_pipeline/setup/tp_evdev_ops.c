@@ -14,7 +14,8 @@
 #include <rte_service.h>
 
 #include "tp_ctx.h"
-#include "setup/tp_eventdev.h"
+#include "setup/tp_evdev_ops.h"
+#include "setup/tp_service.h"
 
 static int
 tp_central_check(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
