@@ -30,6 +30,7 @@
 #include "setup/tp_clock.h"
 #include "setup/tp_config_text.h"
 #include "tp_ctx.h"
+#include "datapath/tp_flow_table.h"
 #include "setup/tp_adapter.h"
 #include "setup/tp_evdev.h"
 #include "records/tp_ipfix.h"

@@ -234,9 +234,6 @@ struct tp_flow_ops {
 /** Name of an end reason ("idle_timeout", ...), "?" if out of range. */
 const char *tp_flow_end_reason_name(unsigned int reason);
 
-int tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops);
-void tp_flow_table_free(struct tp_ctx *ctx);
-int tp_flow_rcu_register(struct tp_ctx *ctx, unsigned int lcore_id);
 
 /**
  * RX: take a reference on a packet's flow, creating the flow when its key
@@ -285,7 +282,7 @@ bool tp_flow_end(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 		 enum tp_end_reason reason);
 uint32_t tp_flow_force_end(struct tp_ctx *ctx, struct tp_lcore *lc,
 			   uint32_t max);
+/** Return the slots whose grace period passed. */
 void tp_flow_reclaim(struct tp_ctx *ctx);
-uint64_t tp_flow_count_timers(const struct tp_ctx *ctx);
 
 #endif /* _TP_FLOW_H_ */

@@ -20,6 +20,7 @@
 #include <rte_service.h>
 
 #include "tp_ctx.h"
+#include "datapath/tp_flow_table.h"
 #include "datapath/tp_control.h"
 #include "datapath/tp_lcore.h"
 #include "datapath/tp_rx.h"
@@ -177,7 +178,7 @@ tp_lcore_queues_setup(struct tp_ctx *ctx)
 			TP_LOG(WARNING, "RX lcore %u has no queue to poll", id);
 		if (lc->roles & TP_ROLE_RX) {
 			lc->rcu_id = id;
-			ret = tp_flow_rcu_register(ctx, id);
+			ret = tp_flow_table_rcu_register(ctx, id);
 			if (ret < 0)
 				return ret;
 		}

@@ -25,6 +25,7 @@
 
 #include "reports/tp_counters.h"
 #include "tp_ctx.h"
+#include "datapath/tp_flow_table.h"
 #include "records/tp_ipfix.h"
 #include "records/tp_output.h"
 #include "reports/tp_json.h"
@@ -281,7 +282,7 @@ tp_summary_check(struct tp_ctx *ctx)
 
 	ipfix = tp_counters_read(ctx, &c, NULL);
 	live = tp_stats_live_entries(ctx);
-	pending = tp_flow_count_timers(ctx);
+	pending = tp_flow_table_count_timers(ctx);
 	printf("Exactly-once check:\n  flows  created %" PRIu64 " == ended %"
 	       PRIu64 " + live %" PRIu64 "\n  timers armed %" PRIu64
 	       " == expired %" PRIu64 " + cancelled %" PRIu64 " + pending %"
