@@ -43,6 +43,7 @@
 #include "records/tp_ipfix_enc.h"
 #include "records/tp_ipfix_opts.h"
 #include "records/tp_output.h"
+#include "records/tp_sink.h"
 #include "records/tp_record.h"
 #include "reports/tp_counters.h"
 

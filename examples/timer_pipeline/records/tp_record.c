@@ -25,6 +25,7 @@
 #include "tp_ctx.h"
 #include "records/tp_ipfix.h"
 #include "records/tp_output.h"
+#include "records/tp_sink.h"
 #include "records/tp_record.h"
 #include "setup/tp_replay.h"
 

@@ -26,6 +26,7 @@
 
 #include "datapath/tp_flow.h"
 #include "records/tp_output.h"
+#include "records/tp_sink.h"
 
 struct tp_ctx;
 struct tp_lcore;

@@ -19,6 +19,7 @@
 #include "reports/tp_counters.h"
 #include "tp_ctx.h"
 #include "records/tp_ipfix.h"
+#include "records/tp_sink.h"
 
 /*
  * The counter table: one row per field of struct tp_counters, in its
