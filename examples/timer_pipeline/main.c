@@ -249,8 +249,8 @@ tp_run(struct tp_ctx *ctx)
 	tp_lcore_roles_print(ctx);
 	tp_launch(ctx);
 	tp_clock_report(ctx);
-	tp_records_drain(ctx);
-	tp_records_close(ctx);	/* the flow log's last write errors */
+	tp_record_drain(ctx);
+	tp_record_close(ctx);	/* the flow log's last write errors */
 	tp_ipfix_stop(ctx);	/* export what is queued, bounded */
 	tp_trace_drain(ctx);
 	ctx->tx_pcap_short = tp_ports_tx_pcap_short(ctx);
@@ -312,7 +312,7 @@ main(int argc, char **argv)
 	/* Setup, in order; each failure unwinds what was done. 8< */
 	if (tp_flow_table_create(ctx, &tp_main_flow_ops) < 0)
 		goto out_ctx;
-	if (tp_records_init(ctx) < 0 || tp_trace_init(ctx) < 0 ||
+	if (tp_record_init(ctx) < 0 || tp_trace_init(ctx) < 0 ||
 	    tp_ipfix_start(ctx) < 0)
 		goto out_records;
 	if (tp_ports_setup(ctx) < 0)
@@ -340,7 +340,7 @@ out_ports:
 	tp_ports_stop(ctx);
 out_records:
 	tp_trace_free(ctx);
-	tp_records_free(ctx);
+	tp_record_free(ctx);
 	tp_ipfix_release(ctx);
 	tp_flow_table_free(ctx);
 out_ctx:

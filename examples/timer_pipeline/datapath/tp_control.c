@@ -164,10 +164,10 @@ tp_control_flush(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 	uint32_t n = TP_FLUSH_CHUNK, left;
 
 	if (now - ctx->ctl.stop_tsc < ctx->hz / 1000 * wait_ms)
-		n = RTE_MIN(n, tp_records_room(ctx));
+		n = RTE_MIN(n, tp_record_room(ctx));
 	left = tp_flow_force_end(ctx, lc, n);
 	if (n > 0)
-		tp_records_drain(ctx);
+		tp_record_drain(ctx);
 	return left;
 }
 
@@ -253,7 +253,7 @@ tp_control_poll(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 	if (now < ctx->ctl.ctl_next_tsc)
 		return;
 	ctx->ctl.ctl_next_tsc = now + ctx->hz / 1000 * TP_CONTROL_MS;
-	tp_records_drain(ctx);
+	tp_record_drain(ctx);
 	tp_trace_drain(ctx);
 	tp_flow_reclaim(ctx);
 	if (period != 0 && now >= ctx->ctl.stats_next_tsc) {

@@ -84,7 +84,7 @@ tp_csv_header(char *out, size_t len)
 }
 
 int
-tp_records_init(struct tp_ctx *ctx)
+tp_record_init(struct tp_ctx *ctx)
 {
 	struct tp_records *rec = &ctx->rec;
 	const struct tp_config *cfg = ctx->cfg;
@@ -112,7 +112,7 @@ tp_records_init(struct tp_ctx *ctx)
 	ret = tp_sink_open(&rec->log, "--flow-log", cfg->flow_log,
 			   TP_LOG_BUF);
 	if (ret < 0) {
-		tp_records_free(ctx);
+		tp_record_free(ctx);
 		return ret;
 	}
 	rec->log_on = true;
@@ -125,25 +125,25 @@ tp_records_init(struct tp_ctx *ctx)
 }
 
 int
-tp_records_close(struct tp_ctx *ctx)
+tp_record_close(struct tp_ctx *ctx)
 {
 	return ctx->rec.log_on ? tp_sink_close(&ctx->rec.log) : 0;
 }
 
 void
-tp_records_free(struct tp_ctx *ctx)
+tp_record_free(struct tp_ctx *ctx)
 {
 	struct tp_records *rec = &ctx->rec;
 
 	if (rec->ring != NULL)
-		tp_records_drain(ctx);
-	tp_records_close(ctx);
+		tp_record_drain(ctx);
+	tp_record_close(ctx);
 	rte_ring_free(rec->ring);
 	rec->ring = NULL;
 }
 
 bool
-tp_records_wanted(const struct tp_ctx *ctx)
+tp_record_wanted(const struct tp_ctx *ctx)
 {
 	return ctx->rec.log_on || ctx->ipfix != NULL;
 }
@@ -159,7 +159,7 @@ tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 	const unsigned int alen = ipver == 4 ? 4 : 16;
 
 	RTE_SET_USED(lc);
-	if (!tp_records_wanted(ctx))
+	if (!tp_record_wanted(ctx))
 		return;
 	memset(&r, 0, sizeof(r));
 	memcpy(r.src_addr, tp_key_addr(f->key, a), alen);
@@ -190,7 +190,7 @@ tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 	while (rte_ring_mp_enqueue_elem(ctx->rec.ring, &r, sizeof(r)) != 0) {
 		__atomic_fetch_add(&ctx->rec.ring_full, 1, __ATOMIC_RELAXED);
 		if (rte_lcore_id() == ctx->main_lcore)
-			tp_records_drain(ctx);	/* we are the writer */
+			tp_record_drain(ctx);	/* we are the writer */
 		else
 			rte_pause();
 	}
@@ -326,7 +326,7 @@ tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r)
 }
 
 uint32_t
-tp_records_room(const struct tp_ctx *ctx)
+tp_record_room(const struct tp_ctx *ctx)
 {
 	uint32_t room = tp_ipfix_room(ctx), queued;
 
@@ -338,7 +338,7 @@ tp_records_room(const struct tp_ctx *ctx)
 
 /* Main lcore: hand queued records to the sinks. */
 unsigned int
-tp_records_drain(struct tp_ctx *ctx)
+tp_record_drain(struct tp_ctx *ctx)
 {
 	struct tp_flow_record r[TP_DRAIN_BURST];
 	struct tp_records *rec = &ctx->rec;
