@@ -41,222 +41,12 @@
 #include "setup/tp_option.h"
 #include "records/tp_ipfix.h"
 #include "records/tp_ipfix_enc.h"
+#include "records/tp_ipfix_io.h"
 #include "records/tp_ipfix_opts.h"
 #include "records/tp_output.h"
 #include "records/tp_sink.h"
 #include "records/tp_record.h"
 #include "reports/tp_counters.h"
-
-#define TP_IPFIX_BURST 64
-#define TP_IPFIX_UDP_MTU 1400		/* one datagram on Ethernet paths */
-#define TP_IPFIX_STREAM_MTU 65000	/* TCP and files */
-#define TP_IPFIX_IO_MS 200		/* TCP connect/send timeout */
-#define TP_IPFIX_BACKOFF_MIN_MS 100
-#define TP_IPFIX_BACKOFF_MAX_MS 5000
-#define TP_IPFIX_IDLE_FLUSH_MS 10	/* a partial message waits this long */
-#define TP_IPFIX_EXIT_MS 1000		/* stop: time left to export */
-
-/* Exporter state: the thread writes everything but 'queue_full' and
- * 'submitted' (main lcore); counters are read with atomic loads.
- */
-struct tp_ipfix {
-	struct tp_ctx *ctx;
-	struct rte_ring *ring;		/* struct tp_flow_record, SP/SC */
-	struct tp_ipfix_enc *enc;
-	rte_thread_t thread;
-	bool thread_started;
-	volatile int stop;		/* set by tp_ipfix_stop() */
-	uint64_t stop_deadline_ms;
-	int fd;				/* socket, the file's, -1 = none */
-	struct tp_sink sink;		/* --ipfix-file, unbuffered */
-	bool tcp;
-	bool file;
-	struct sockaddr_storage addr;
-	socklen_t addrlen;
-	uint64_t connects;
-	uint64_t next_try_ms;		/* TCP: next connect attempt */
-	uint64_t backoff_ms;
-	uint64_t next_refresh_ms;	/* UDP: next template refresh */
-	uint64_t last_add_ms;		/* first record of the open message */
-	uint64_t first_sent_us;		/* first message with records */
-	struct tp_ipfix_stats st;
-#ifdef TP_STAGE_CYCLES
-	struct tp_stage_stats stages;	/* the thread's (tp_stages.h) */
-#endif
-};
-
-static uint64_t
-tp_ipfix_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-static uint64_t
-tp_ipfix_now_ms(void)
-{
-	return tp_ipfix_now_us() / 1000;
-}
-
-#define TP_IPFIX_ADD(x, field, n) \
-	__atomic_store_n(&(x)->st.field, (x)->st.field + (n), __ATOMIC_RELAXED)
-
-/* Non-blocking connect bounded by TP_IPFIX_IO_MS; then blocking sends
- * bounded by the same timeout (a slow collector costs records, not time).
- */
-static int
-tp_ipfix_tcp_connect(struct tp_ipfix *x)
-{
-	struct timeval tv = { 0, TP_IPFIX_IO_MS * 1000 };
-	struct pollfd pfd;
-	int fd, err = 0;
-	socklen_t el = sizeof(err);
-
-	fd = socket(x->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK |
-		    SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&x->addr, x->addrlen) != 0) {
-		if (errno != EINPROGRESS)
-			goto fail;
-		pfd.fd = fd;
-		pfd.events = POLLOUT;
-		if (poll(&pfd, 1, TP_IPFIX_IO_MS) != 1 ||
-		    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) != 0 ||
-		    err != 0)
-			goto fail;
-	}
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
-	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) != 0)
-		goto fail;
-	return fd;
-fail:
-	close(fd);
-	return -1;
-}
-
-/* Open the transport; false when it is not there (TCP: retry later). */
-static bool
-tp_ipfix_open(struct tp_ipfix *x)
-{
-	const struct tp_config *cfg = x->ctx->cfg;
-
-	if (x->file) {
-		/* Once: after a write error the file takes no more. */
-		if (x->connects > 0 ||
-		    tp_sink_open(&x->sink, "--ipfix-file", cfg->ipfix_file,
-				 0) < 0)
-			return false;	/* logged */
-		x->fd = x->sink.fd;
-	} else if (x->tcp) {
-		x->fd = tp_ipfix_tcp_connect(x);
-	} else {
-		x->fd = socket(x->addr.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (x->fd >= 0 && connect(x->fd, (struct sockaddr *)&x->addr,
-					  x->addrlen) != 0) {
-			close(x->fd);
-			x->fd = -1;
-		}
-	}
-	if (x->fd < 0)
-		return false;
-	if (x->connects++ > 0)
-		TP_IPFIX_ADD(x, reconnects, 1);
-	return true;
-}
-
-static void
-tp_ipfix_close(struct tp_ipfix *x, uint64_t now)
-{
-	if (x->file) {
-		if (x->fd >= 0) {
-			bool clean = x->sink.err == 0;
-
-			tp_sink_close(&x->sink);
-			/* A failed close: every record in the file in doubt. */
-			if (clean && x->sink.err != 0) {
-				TP_IPFIX_ADD(x, not_sent, x->st.records);
-				__atomic_store_n(&x->st.records, 0,
-						 __ATOMIC_RELAXED);
-			}
-		}
-		x->fd = -1;
-		return;
-	}
-	if (x->fd >= 0)
-		close(x->fd);
-	x->fd = -1;
-	if (!x->tcp)
-		return;
-	x->next_try_ms = now + x->backoff_ms;
-	x->backoff_ms = RTE_MIN(x->backoff_ms * 2,
-				(uint64_t)TP_IPFIX_BACKOFF_MAX_MS);
-}
-
-/* Write a whole message; a TCP stream cut mid-message is closed. */
-static bool
-tp_ipfix_write(struct tp_ipfix *x, const uint8_t *p, size_t len,
-	       unsigned int nrec)
-{
-	ssize_t n;
-
-	if (x->fd < 0)
-		return false;
-	if (x->file)	/* cut back to whole messages on an error */
-		return tp_sink_put(&x->sink, p, len, nrec) == 0;
-	if (!x->tcp)
-		return TP_STAGE_RET(WRITE, 1, send(x->fd, p, len, 0)) ==
-			(ssize_t)len;
-	while (len > 0) {
-		n = TP_STAGE_RET(WRITE, 1, send(x->fd, p, len, MSG_NOSIGNAL));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
-
-/*
- * Send the open message; its flows (those whose last record it holds)
- * count as sent or not sent.
- */
-static bool
-tp_ipfix_send(struct tp_ipfix *x)
-{
-	unsigned int nrec, ndata;
-	const uint8_t *m;
-	size_t len;
-
-	m = tp_ipfix_enc_take(x->enc, &len, &nrec, &ndata);
-	if (len == 0) {
-		TP_IPFIX_ADD(x, not_sent, nrec);
-		return nrec == 0;
-	}
-	if (!tp_ipfix_write(x, m, len, nrec)) {
-		TP_IPFIX_ADD(x, not_sent, nrec);
-		if (x->tcp || x->file)
-			tp_ipfix_close(x, tp_ipfix_now_ms());
-		return false;
-	}
-	TP_IPFIX_ADD(x, messages, 1);
-	TP_IPFIX_ADD(x, bytes, len);
-	TP_IPFIX_ADD(x, records, nrec);
-	TP_IPFIX_ADD(x, data_records, ndata);
-	if (nrec > 0) {
-		uint64_t now = tp_ipfix_now_us();
-
-		if (x->first_sent_us == 0)
-			x->first_sent_us = now;
-		__atomic_store_n(&x->st.window_us, now - x->first_sent_us,
-				 __ATOMIC_RELAXED);
-	}
-	return true;
-}
 
 /* The options record's values, from the pipeline's counters. */
 static void
@@ -292,7 +82,7 @@ tp_ipfix_send_templates(struct tp_ipfix *x)
 
 	if (x->fd < 0)
 		return;
-	tp_ipfix_send(x);		/* records first: own message */
+	tp_ipfix_io_send(x);		/* records first: own message */
 	if (x->fd < 0)
 		return;
 	tp_ipfix_exstats(x, &es);
@@ -301,9 +91,9 @@ tp_ipfix_send_templates(struct tp_ipfix *x)
 		       tp_ipfix_enc_error(x->enc));
 		return;
 	}
-	if (tp_ipfix_send(x))
+	if (tp_ipfix_io_send(x))
 		TP_IPFIX_ADD(x, templates, 1);
-	x->next_refresh_ms = tp_ipfix_now_ms() +
+	x->next_refresh_ms = tp_ipfix_io_now_ms() +
 		x->ctx->cfg->ipfix_tmpl_refresh_ns / 1000000;
 }
 
@@ -356,7 +146,7 @@ tp_ipfix_export_one(struct tp_ipfix *x, const struct tp_flow_record *r,
 		x->last_add_ms = now;
 	ret = tp_ipfix_enc_add(x->enc, &f, &done);
 	if (ret == -EAGAIN) {
-		if (!tp_ipfix_send(x) && x->fd < 0) {
+		if (!tp_ipfix_io_send(x) && x->fd < 0) {
 			TP_IPFIX_ADD(x, not_sent, 1);
 			return;
 		}
@@ -375,18 +165,18 @@ static void
 tp_ipfix_tick(struct tp_ipfix *x, unsigned int drained, uint64_t now)
 {
 	if (x->fd < 0 && x->tcp && now >= x->next_try_ms) {
-		if (tp_ipfix_open(x)) {
+		if (tp_ipfix_io_open(x)) {
 			x->backoff_ms = TP_IPFIX_BACKOFF_MIN_MS;
 			tp_ipfix_send_templates(x);
 		} else {
-			tp_ipfix_close(x, now);
+			tp_ipfix_io_close(x, now);
 		}
 	}
 	if (x->fd < 0)
 		return;
 	if (tp_ipfix_enc_pending(x->enc) > 0 && drained < TP_IPFIX_BURST &&
 	    (x->stop || now - x->last_add_ms >= TP_IPFIX_IDLE_FLUSH_MS))
-		tp_ipfix_send(x);
+		tp_ipfix_io_send(x);
 	if (!x->tcp && !x->file && now >= x->next_refresh_ms)
 		tp_ipfix_send_templates(x);
 }
@@ -418,14 +208,14 @@ tp_ipfix_thread(void *arg)
 	while (__atomic_load_n(&x->ctx->start_ns, __ATOMIC_ACQUIRE) == 0 &&
 	       !__atomic_load_n(&x->stop, __ATOMIC_ACQUIRE))
 		usleep(1000);
-	if (tp_ipfix_open(x))
+	if (tp_ipfix_io_open(x))
 		tp_ipfix_send_templates(x);
 	else if (x->tcp)
-		tp_ipfix_close(x, tp_ipfix_now_ms());
+		tp_ipfix_io_close(x, tp_ipfix_io_now_ms());
 	for (;;) {
 		n = rte_ring_sc_dequeue_burst_elem(x->ring, r, sizeof(r[0]),
 						   TP_IPFIX_BURST, NULL);
-		now = tp_ipfix_now_ms();
+		now = tp_ipfix_io_now_ms();
 		for (i = 0; i < n; i++)
 			TP_STAGE_RUN(ENCODE, 1,
 				     tp_ipfix_export_one(x, &r[i], now));
@@ -441,9 +231,9 @@ tp_ipfix_thread(void *arg)
 		if (n == 0)
 			usleep(1000);
 	}
-	tp_ipfix_send(x);
+	tp_ipfix_io_send(x);
 	tp_ipfix_send_templates(x);	/* final options record */
-	tp_ipfix_close(x, tp_ipfix_now_ms());
+	tp_ipfix_io_close(x, tp_ipfix_io_now_ms());
 	return 0;
 }
 
@@ -592,7 +382,7 @@ tp_ipfix_stop(struct tp_ctx *ctx)
 
 	if (x == NULL || !x->thread_started)
 		return;
-	x->stop_deadline_ms = tp_ipfix_now_ms() + TP_IPFIX_EXIT_MS;
+	x->stop_deadline_ms = tp_ipfix_io_now_ms() + TP_IPFIX_EXIT_MS;
 	__atomic_store_n(&x->stop, 1, __ATOMIC_RELEASE);
 	rte_thread_join(x->thread, NULL);
 	x->thread_started = false;
