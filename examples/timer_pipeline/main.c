@@ -39,6 +39,7 @@
 #include "records/tp_trace.h"
 #include "datapath/tp_lcore.h"
 #include "setup/tp_ports.h"
+#include "setup/tp_ports_tx.h"
 #include "setup/tp_preflight.h"
 #include "reports/tp_stats_screen.h"
 #include "reports/tp_stats_json.h"

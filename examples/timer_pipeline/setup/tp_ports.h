@@ -21,13 +21,6 @@ int tp_ports_setup(struct tp_ctx *ctx);
 int tp_ports_start(struct tp_ctx *ctx);
 
 /**
- * Bytes missing from the ports' tx_pcap files: each must hold every frame
- * sent to it (net_pcap ignores its write errors). Call once the lcores
- * are done; each shortfall is logged.
- */
-uint64_t tp_ports_tx_pcap_short(const struct tp_ctx *ctx);
-
-/**
  * --probe-ports: the ports are set up and started and no lcore runs.
  * Prints "probe: port N DRIVER rxq Q txq Q link up|down" per port and
  * returns EXIT_SUCCESS.
