@@ -67,8 +67,11 @@ def sources():
 
 
 def strip_comments(text):
+    """The code of a C file: no comments, no string or char literals."""
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    return re.sub(r"//[^\n]*", " ", text)
+    text = re.sub(r"//[^\n]*", " ", text)
+    text = re.sub(r'"(?:\\.|[^"\\\n])*"', '""', text)
+    return re.sub(r"'(?:\\.|[^'\\\n])'", "' '", text)
 
 
 def objects(build):
