@@ -30,6 +30,7 @@
 #include "setup/tp_clock.h"
 #include "setup/tp_config_text.h"
 #include "tp_ctx.h"
+#include "reports/tp_counters.h"
 #include "datapath/tp_flow_table.h"
 #include "setup/tp_adapter.h"
 #include "setup/tp_evdev.h"
@@ -314,7 +315,7 @@ main(int argc, char **argv)
 	if (tp_flow_table_create(ctx, &tp_main_flow_ops) < 0)
 		goto out_ctx;
 	if (tp_record_init(ctx) < 0 || tp_trace_init(ctx) < 0 ||
-	    tp_ipfix_start(ctx) < 0)
+	    tp_ipfix_start(ctx, tp_counters_sum) < 0)
 		goto out_records;
 	if (tp_ports_setup(ctx) < 0)
 		goto out_ports;

@@ -8,7 +8,7 @@
 /*
  * The application context: the log macro, the context (one struct,
  * allocated in main() and passed to everything) and per-lcore state; the
- * per-lcore statistics slots are in tp_counters.h.
+ * per-lcore statistics slots are in tp_slots.h.
  */
 
 #include <signal.h>
@@ -23,21 +23,16 @@
 #include <rte_mbuf.h>
 #include <rte_spinlock.h>
 
-#include "setup/tp_config.h"
 #include "adapter_ops.h"
-#include "reports/tp_counters.h"
+#include "tp_log.h"
 #include "cycles.h"
-#include "datapath/tp_flow.h"
-#include "records/tp_record.h"
+#include "datapath/tp_flow_types.h"
 #include "datapath/tp_stages.h"
-#include "records/tp_trace.h"
+#include "records/tp_record_types.h"
+#include "records/tp_trace_types.h"
+#include "reports/tp_slots.h"
+#include "setup/tp_config.h"
 
-extern int tp_logtype;
-
-/* Log with the function name; messages never end in a newline. */
-#define TP_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, tp_logtype, "TIMER_PIPELINE: %s(): " fmt \
-		"\n", __func__, ##__VA_ARGS__)
 
 /**
  * Quit flag, 1 = graceful stop, 2+ = at once. One of the two mutable

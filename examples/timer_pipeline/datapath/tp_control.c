@@ -21,6 +21,8 @@
 
 #include "setup/tp_clock.h"
 #include "tp_ctx.h"
+#include "reports/tp_counters.h"
+#include "records/tp_trace.h"
 #include "datapath/tp_control.h"
 #include "records/tp_record.h"
 #include "reports/tp_stats_screen.h"

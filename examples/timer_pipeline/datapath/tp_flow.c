@@ -24,7 +24,8 @@
 #include <rte_rcu_qsbr.h>
 
 #include "tp_ctx.h"
-#include "reports/tp_counters.h"
+#include "datapath/tp_flow.h"
+#include "reports/tp_slots.h"
 #include "datapath/tp_parse.h"
 
 /* Live flows sampled when choosing an eviction victim. */

@@ -43,7 +43,7 @@
 #include "dpdk_compat.h"
 
 #include "setup/tp_capture.h"
-#include "datapath/tp_flow.h"
+#include "datapath/tp_flow_types.h"
 
 /** Outcome of tp_parse(). */
 enum tp_pkt_class {
@@ -313,7 +313,7 @@ tp_parse_l3(const struct rte_mbuf *m, uint32_t wire, struct tp_parse_buf *buf,
 		}
 		*src = ip6 + offsetof(struct rte_ipv6_hdr, src_addr);
 		*dst = ip6 + offsetof(struct rte_ipv6_hdr, dst_addr);
-		/* Would read as an IPv4 key (tp_flow.h): never on a wire. */
+		/* Would read as an IPv4 key (tp_flow_types.h): never on a wire. */
 		if (tp_addr_v4mapped(*src) && tp_addr_v4mapped(*dst))
 			return false;
 		out->ipver = 6;

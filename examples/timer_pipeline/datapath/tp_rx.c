@@ -23,6 +23,7 @@
 #include <rte_service.h>
 
 #include "tp_ctx.h"
+#include "records/tp_trace.h"
 #include "datapath/tp_pkt.h"
 #include "datapath/tp_rx.h"
 #include "datapath/tp_meter.h"

@@ -19,6 +19,7 @@
 
 #include "setup/tp_clock.h"
 #include "tp_ctx.h"
+#include "datapath/tp_flow.h"
 #include "datapath/tp_pkt.h"
 #include "datapath/tp_worker.h"
 #include "datapath/tp_meter.h"

@@ -45,8 +45,8 @@
 #include "records/tp_ipfix_opts.h"
 #include "records/tp_output.h"
 #include "records/tp_sink.h"
-#include "records/tp_record.h"
-#include "reports/tp_counters.h"
+#include "records/tp_record_types.h"
+#include "reports/tp_slots.h"
 
 /* The options record's values, from the pipeline's counters. */
 static void
@@ -58,7 +58,7 @@ tp_ipfix_exstats(struct tp_ipfix *x, struct tp_ipfix_exstats *es)
 	uint64_t idle = 0;
 	unsigned int i;
 
-	tp_counters_sum(ctx, &t);
+	x->sum(ctx, &t);
 	for (i = 0; i < TP_TMO_ACTIVE; i++)
 		idle = RTE_MAX(idle, cfg->tmo_ns[i]);
 	memset(es, 0, sizeof(*es));
@@ -321,7 +321,7 @@ tp_ipfix_place(struct tp_ipfix *x)
 }
 
 int
-tp_ipfix_start(struct tp_ctx *ctx)
+tp_ipfix_start(struct tp_ctx *ctx, tp_ipfix_sum_t sum)
 {
 	struct tp_ipfix *x;
 	int ret;
@@ -332,6 +332,7 @@ tp_ipfix_start(struct tp_ctx *ctx)
 	if (x == NULL)
 		return -ENOMEM;
 	ctx->ipfix = x;
+	x->sum = sum;
 	ret = tp_ipfix_alloc(ctx, x);
 	/* A control thread: on the CPUs no lcore uses (EAL's choice; the
 	 * main lcore's when every CPU has an lcore), never an lcore itself.

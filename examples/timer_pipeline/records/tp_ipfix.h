@@ -23,26 +23,14 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "records/tp_ipfix_types.h"
+
 struct tp_ctx;
 struct tp_config;
 struct tp_flow_record;
 
-/** Exporter counters (telemetry, stats screen, exit summary). */
-struct tp_ipfix_stats {
-	uint64_t messages;	/**< IPFIX Messages sent. */
-	uint64_t bytes;		/**< Their bytes. */
-	uint64_t records;	/**< Flows sent (exported). */
-	uint64_t data_records;	/**< Their data records (uni: 1 or 2 each). */
-	uint64_t templates;	/**< Template (and options) sends. */
-	uint64_t not_sent;	/**< Records counted as not sent. */
-	uint64_t queue_full;	/**< Of those: the ring was full. */
-	uint64_t reconnects;	/**< TCP connections after the first. */
-	uint64_t submitted;	/**< Records handed to the exporter. */
-	uint64_t window_us;	/**< First to last message with records. */
-};
-
 /** Start the exporter (ring, encoder, thread). 0 or a negative errno. */
-int tp_ipfix_start(struct tp_ctx *ctx);
+int tp_ipfix_start(struct tp_ctx *ctx, tp_ipfix_sum_t sum);
 
 /**
  * Queue one record for export (main lcore, never waits): a full ring

@@ -22,7 +22,7 @@
 
 #include "dpdk_compat.h"
 #include "datapath/tp_stages.h"
-#include "records/tp_ipfix.h"
+#include "records/tp_ipfix_types.h"
 #include "records/tp_sink.h"
 
 struct tp_ctx;
@@ -42,6 +42,7 @@ struct tp_ipfix_enc;
  */
 struct tp_ipfix {
 	struct tp_ctx *ctx;
+	tp_ipfix_sum_t sum;		/* the counters, for options */
 	struct rte_ring *ring;		/* struct tp_flow_record, SP/SC */
 	struct tp_ipfix_enc *enc;
 	rte_thread_t thread;

@@ -15,9 +15,10 @@
 #include "records/tp_ipfix.h"
 
 int
-tp_ipfix_start(struct tp_ctx *ctx)
+tp_ipfix_start(struct tp_ctx *ctx, tp_ipfix_sum_t sum)
 {
 	RTE_SET_USED(ctx);
+	RTE_SET_USED(sum);
 	return 0;
 }
 

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tp_ctx.h"
+#include "tp_log.h"
 #include "records/tp_output.h"
 
 /* Every rx_pcap capture and tx_pcap (tp_preflight.c takes 64 vdevs),

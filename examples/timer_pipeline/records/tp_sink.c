@@ -17,7 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tp_ctx.h"
+#include <rte_debug.h>
+
+#include "datapath/tp_stages.h"
+#include "tp_log.h"
 #include "records/tp_output.h"
 #include "records/tp_sink.h"
 

@@ -18,6 +18,7 @@
 
 #include "reports/tp_counters.h"
 #include "tp_ctx.h"
+#include "datapath/tp_flow.h"
 #include "records/tp_ipfix.h"
 #include "records/tp_sink.h"
 
