@@ -397,6 +397,42 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 	return true;
 }
 
+/*
+ * A burst from queue q, by the input mode chosen at setup: held back to
+ * the capture's pace (--replay-pace, tp_replay.c), held back until the
+ * flows' clock settles (--clock capture, tp_clock.c; *pnow: that clock),
+ * or as the port delivers it.
+ */
+static __rte_always_inline uint16_t
+tp_rx_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
+	    struct rte_mbuf **pkts, uint64_t now, uint64_t *pnow)
+{
+	const struct tp_config *cfg = ctx->cfg;
+
+	if (cfg->replay_pace)
+		return tp_replay_fetch(ctx, lc, q, pkts, cfg->burst, now);
+	if (ctx->clk.on) {
+		*pnow = tp_clock_now(ctx);
+		return tp_clock_fetch(ctx, lc, q, pkts, cfg->burst);
+	}
+	return rte_eth_rx_burst(q->port, q->queue, pkts, cfg->burst);
+}
+
+/*
+ * A packet's time: the poll's, or under --clock capture its capture
+ * time, so that a run of packets handed out at once is handled each at
+ * its own time (tp_clock.c), never before the one before it.
+ */
+static __rte_always_inline uint64_t
+tp_rx_pkt_time(const struct tp_ctx *ctx, const struct rte_mbuf *m,
+	       uint64_t now, uint64_t *pnow)
+{
+	if (!ctx->clk.on)
+		return now;
+	*pnow = RTE_MAX(*pnow, tp_replay_cap_ns(ctx, m));
+	return *pnow;
+}
+
 /* RX role: one queue per call. 8< */
 unsigned int
 tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
@@ -413,14 +449,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 	q = &lc->rxq[lc->rxq_next];
 	lc->rxq_next = lc->rxq_next + 1 == lc->nb_rxq ? 0 : lc->rxq_next + 1;
 	now = rte_get_timer_cycles();
-	if (cfg->replay_pace)
-		n = tp_replay_fetch(ctx, lc, q, pkts, cfg->burst, now);
-	else if (ctx->clk.on) {
-		pnow = tp_clock_now(ctx);
-		n = tp_clock_fetch(ctx, lc, q, pkts, cfg->burst);
-	}
-	else
-		n = rte_eth_rx_burst(q->port, q->queue, pkts, cfg->burst);
+	n = tp_rx_fetch(ctx, lc, q, pkts, now, &pnow);
 	if (n == 0) {
 		rte_rcu_qsbr_quiescent(ctx->ft.qsv, lc->rcu_id);
 		return 0;
@@ -430,14 +459,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 	for (i = 0, j = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
-		/* --clock capture: a run of packets handed out at once is
-		 * handled each at its own time (tp_clock.c), never before
-		 * the one before it.
-		 */
-		if (ctx->clk.on) {
-			pnow = RTE_MAX(pnow, tp_replay_cap_ns(ctx, m));
-			now = pnow;
-		}
+		now = tp_rx_pkt_time(ctx, m, now, &pnow);
 		if (b.cls[i] == TP_PKT_FLOW) {
 			if (!tp_rx_flow(ctx, lc, m, &b.parsed[i], b.sig[j],
 					b.pos[j], now)) {
