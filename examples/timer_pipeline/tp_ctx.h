@@ -222,7 +222,7 @@ struct tp_ctl {
 	bool aborted;			/**< Second signal or drain timeout. */
 };
 
-/** The --stats-json file (reports/tp_summary.c); main lcore only. */
+/** The --stats-json file (reports/tp_stats_json.c); main lcore only. */
 struct tp_stats_json {
 	FILE *file;			/**< Opened at first use. */
 	bool failed;			/**< Could not open it. */

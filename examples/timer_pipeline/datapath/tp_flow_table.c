@@ -5,9 +5,10 @@
 /*
  * The flow table itself: its hash (lock-free lookups, several writers),
  * its entries (one mapping, hugepage-backed when it can), the RCU defer
- * queue that returns a slot once no RX lcore can still hold it, and the
- * count of armed timers at exit. Created and freed by main; slots are
- * returned under ft->reclaim_lock.
+ * queue that returns a slot once no RX lcore can still hold it (its
+ * callback; tp_flow_reclaim() in tp_flow.c runs it), and the count of
+ * armed timers at exit. Created and freed by main; slots are returned
+ * under ft->reclaim_lock.
  */
 
 #include <errno.h>

@@ -6,8 +6,9 @@
 #define _TP_FLOW_TABLE_H_
 
 /*
- * The flow table's setup, slot reclaim and exit count (tp_flow_table.c);
- * struct tp_flow_table is in tp_flow.h, with the flows it holds.
+ * The flow table's setup, its RCU readers and the exit count
+ * (tp_flow_table.c); struct tp_flow_table is in tp_flow_types.h, with
+ * the flows it holds.
  */
 
 #include <stdint.h>

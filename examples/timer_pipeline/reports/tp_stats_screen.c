@@ -6,7 +6,7 @@
  * The stats screen (-T S, and the summary at exit), printed from the
  * counter table: one line per group, each counter as "label value"; the
  * per-lcore table has a column per row flagged TP_CTR_LCORE. Runs on the
- * main lcore; reads the slots without locks (tp_counters.h).
+ * main lcore; reads the slots without locks (tp_slots.h).
  */
 
 #include <inttypes.h>

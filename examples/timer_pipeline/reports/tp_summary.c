@@ -7,7 +7,7 @@
  * the run's times, the layout (tp_summary_layout.c), the stage cycles
  * (tp_summary_stages.c) and every counter. Every key comes from the
  * counter table (tp_counters.h). Runs on the main lcore only; reads the
- * slots without locks (tp_counters.h).
+ * slots without locks (tp_slots.h).
  */
 
 #include <errno.h>

@@ -7,7 +7,7 @@
 
 /*
  * The exactly-once check and --summary-json (tp_summary.c). Main lcore
- * only; reads the slots without locks (tp_counters.h).
+ * only; reads the slots without locks (tp_slots.h).
  */
 
 #include <stdbool.h>

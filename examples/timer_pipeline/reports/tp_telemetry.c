@@ -8,7 +8,7 @@
  * group), each a dict of the counter table's keys. One handler serves the
  * three, by command name. The handlers run on DPDK's telemetry thread and
  * read the context under tp_tel_lock (below); the slots they sum need no
- * lock (tp_counters.h).
+ * lock (tp_slots.h).
  */
 
 #include <errno.h>
