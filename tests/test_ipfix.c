@@ -16,7 +16,7 @@
 
 #include <fixbuf/public.h>
 
-#include "tp_ipfix_enc.h"
+#include "records/tp_ipfix_enc.h"
 #include "tp_test.h"
 
 /* What the decoder reads: its own layout, not the encoder's. */
@@ -332,7 +332,7 @@ check_rec(const struct dec_rec *d, uint16_t tid, const struct tp_ipfix_flow *f,
 	bool icmp = (f->ipver == 4 && f->proto == 1) ||
 		(f->ipver == 6 && f->proto == 58);
 
-	TP_ASSERT_EQ(tid, TP_IPFIX_TID_DATA + tp_ipfix_variant(f), "rec %u", i);
+	TP_ASSERT_EQ(tid, TP_IPFIX_TID_DATA + tp_ipfix_enc_variant(f), "rec %u", i);
 	TP_ASSERT(d->start_ms == f->start_ms && d->end_ms == f->end_ms,
 		  "rec %u times", i);
 	TP_ASSERT(d->octets == f->octets[0] && d->packets == f->packets[0],
@@ -521,7 +521,7 @@ check_uni_rec(const struct dec_rec *d, uint16_t tid,
 		(f->ipver == 6 && f->proto == 58);
 	const uint8_t *src = dir ? f->dst : f->src, *dst = dir ? f->src : f->dst;
 
-	TP_ASSERT_EQ(tid, TP_IPFIX_TID_DATA + tp_ipfix_variant(f), "rec %u", i);
+	TP_ASSERT_EQ(tid, TP_IPFIX_TID_DATA + tp_ipfix_enc_variant(f), "rec %u", i);
 	TP_ASSERT(d->start_ms == f->dir_start_ms[dir] &&
 		  d->end_ms == f->dir_end_ms[dir], "rec %u dir %u times", i,
 		  dir);

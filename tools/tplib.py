@@ -10,7 +10,7 @@ One definition each of:
   Telemetry         a DPDK telemetry v2 client (telemetry_path names the
                     socket of a --file-prefix)
   lat_bucket,       the expiry lateness log2 histogram as the app keeps it
-  hist_pct          (tp_stats.h) and its percentiles (tp_stats_lat_pct)
+  hist_pct          (tp_counters.h) and its percentiles (tp_counters_lat_pct)
   load_summary,     the app's --summary-json file and the one place that
   summary_get       reads keys from it (versions 1 and 2)
   pcap_read         a classic pcap file, either byte order
@@ -123,7 +123,7 @@ def lat_bucket(late_ns):
 
 def hist_pct(hist, p, max_us=None):
     """Upper bound (us) of the p-th percentile (0-100) of a log2 lateness
-    histogram, as tp_stats_lat_pct computes it: 2^b for the first bucket b
+    histogram, as tp_counters_lat_pct computes it: 2^b for the first bucket b
     whose running count reaches ceil(n * p / 100), at most max_us when
     given (the run's maximum). None for an empty histogram (where the app
     writes 0). hist may be a window: the difference of two cumulative

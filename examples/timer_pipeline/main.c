@@ -26,14 +26,26 @@
 #include <rte_malloc.h>
 
 #include "eal_init.h"
-#include "tp_clock.h"
+#include "setup/tp_args.h"
+#include "setup/tp_clock.h"
+#include "setup/tp_config_text.h"
 #include "tp_ctx.h"
-#include "tp_eventdev.h"
-#include "tp_ipfix.h"
-#include "tp_lcore.h"
-#include "tp_ports.h"
-#include "tp_preflight.h"
-#include "tp_stats.h"
+#include "reports/tp_counters.h"
+#include "datapath/tp_flow_table.h"
+#include "setup/tp_adapter.h"
+#include "setup/tp_evdev.h"
+#include "records/tp_ipfix.h"
+#include "records/tp_ipfix_opts.h"
+#include "records/tp_record.h"
+#include "records/tp_trace.h"
+#include "datapath/tp_lcore.h"
+#include "setup/tp_ports.h"
+#include "setup/tp_ports_tx.h"
+#include "setup/tp_preflight.h"
+#include "reports/tp_stats_screen.h"
+#include "reports/tp_stats_json.h"
+#include "reports/tp_summary.h"
+#include "reports/tp_telemetry.h"
 
 RTE_LOG_REGISTER(tp_logtype, user.timer_pipeline, INFO);
 
@@ -124,6 +136,29 @@ tp_ctx_init_clock(struct tp_ctx *ctx)
 						     ctx->flow_hz);
 }
 
+/*
+ * What the flow table hands on (struct tp_flow_ops): an ended flow's
+ * record to the record ring, a traced flow's steps to the trace ring.
+ */
+static void
+tp_main_flow_ended(struct tp_ctx *ctx, struct tp_lcore *lc,
+		   const struct tp_flow *f, enum tp_end_reason reason)
+{
+	tp_record_push(ctx, lc, f, reason);
+}
+
+static void
+tp_main_flow_step(struct tp_ctx *ctx, const struct tp_flow *f,
+		  enum tp_flow_step step, uint64_t arg, uint8_t reason)
+{
+	tp_trace_push(ctx, f, (enum tp_trace_kind)step, arg, reason);
+}
+
+static const struct tp_flow_ops tp_main_flow_ops = {
+	.ended = tp_main_flow_ended,
+	.step = tp_main_flow_step,
+};
+
 /* Checks that need EAL but start nothing: failures exit with status 2. */
 static int
 tp_validate(struct tp_ctx *ctx)
@@ -146,9 +181,9 @@ tp_launch(struct tp_ctx *ctx)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ctx->start_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	ctx->start_tsc = rte_get_timer_cycles();
-	ctx->stats_next_tsc = ctx->start_tsc +
+	ctx->ctl.stats_next_tsc = ctx->start_tsc +
 		(uint64_t)ctx->cfg->stats_period_s * ctx->hz;
-	ctx->rx_change_tsc = ctx->start_tsc;
+	ctx->ctl.rx_change_tsc = ctx->start_tsc;
 	/* Launch every lcore, main included. 8< */
 	rte_eal_mp_remote_launch(tp_lcore_launch_one, ctx, CALL_MAIN);
 	rte_eal_mp_wait_lcore();
@@ -172,16 +207,16 @@ tp_args(int argc, char **argv, struct tp_config *cfg, char **eal_argv,
 	if (tp_split_args(argc, argv, eal_argc))
 		ret = 1;
 	else
-		ret = tp_config_parse(cfg, argc - *eal_argc, argv + *eal_argc);
+		ret = tp_args_parse(cfg, argc - *eal_argc, argv + *eal_argc);
 	if (ret == 1) {
-		tp_config_usage(argv[0]);
+		tp_config_text_usage(argv[0]);
 		return EXIT_SUCCESS;
 	}
 	if (ret < 0)
 		return TP_EXIT_USAGE;
 	cfg->eal_args_cmdline = *eal_argc > 1;
 	if (cfg->help_rst) {
-		tp_config_usage_rst();
+		tp_config_text_usage_rst();
 		return EXIT_SUCCESS;
 	}
 	if (cfg->help_counters_rst) {
@@ -189,11 +224,11 @@ tp_args(int argc, char **argv, struct tp_config *cfg, char **eal_argv,
 		return EXIT_SUCCESS;
 	}
 	if (cfg->help_exit_rst) {
-		tp_config_exit_rst();
+		tp_config_text_exit_rst();
 		return EXIT_SUCCESS;
 	}
 	if (cfg->dump_config) {
-		tp_config_dump(cfg);
+		tp_config_text_dump(cfg);
 		return EXIT_SUCCESS;
 	}
 	/* >8 End of parsing the application options. */
@@ -216,15 +251,15 @@ tp_run(struct tp_ctx *ctx)
 	tp_lcore_roles_print(ctx);
 	tp_launch(ctx);
 	tp_clock_report(ctx);
-	tp_records_drain(ctx);
-	tp_records_close(ctx);	/* the flow log's last write errors */
+	tp_record_drain(ctx);
+	tp_record_close(ctx);	/* the flow log's last write errors */
 	tp_ipfix_stop(ctx);	/* export what is queued, bounded */
 	tp_trace_drain(ctx);
 	ctx->tx_pcap_short = tp_ports_tx_pcap_short(ctx);
-	tp_stats_print(ctx, true);
+	tp_stats_screen_print(ctx, true);
 	tp_stats_json_write(ctx, true);
-	status = tp_stats_check(ctx);
-	return status == EXIT_SUCCESS && ctx->aborted ? EXIT_FAILURE : status;
+	status = tp_summary_check(ctx);
+	return status == EXIT_SUCCESS && ctx->ctl.aborted ? EXIT_FAILURE : status;
 }
 
 int
@@ -243,7 +278,7 @@ main(int argc, char **argv)
 		return status;
 	/* Captures, outputs: checked before anything starts. */
 	if (tp_preflight_check_files(eal_argc, eal_argv, &cfg) < 0 ||
-	    tp_ipfix_check_config(&cfg) < 0)
+	    tp_ipfix_opts_check(&cfg) < 0)
 		return TP_EXIT_USAGE;
 	status = EXIT_FAILURE;
 
@@ -270,17 +305,17 @@ main(int argc, char **argv)
 	}
 	ctx->cfg = &cfg;
 	tp_ctx_init_clock(ctx);
-	tp_config_dump(&cfg);
+	tp_config_text_dump(&cfg);
 	if (tp_validate(ctx) < 0) {
 		status = TP_EXIT_USAGE;
 		goto out_ctx;
 	}
 
 	/* Setup, in order; each failure unwinds what was done. 8< */
-	if (tp_flow_table_create(ctx) < 0)
+	if (tp_flow_table_create(ctx, &tp_main_flow_ops) < 0)
 		goto out_ctx;
-	if (tp_records_init(ctx) < 0 || tp_trace_init(ctx) < 0 ||
-	    tp_ipfix_start(ctx) < 0)
+	if (tp_record_init(ctx) < 0 || tp_trace_init(ctx) < 0 ||
+	    tp_ipfix_start(ctx, tp_counters_sum) < 0)
 		goto out_records;
 	if (tp_ports_setup(ctx) < 0)
 		goto out_ports;
@@ -291,7 +326,7 @@ main(int argc, char **argv)
 		goto out_evdev;
 	if (tp_ports_start(ctx) < 0)
 		goto out_evdev;
-	if (tp_stats_telemetry_register(ctx) < 0)
+	if (tp_telemetry_register(ctx) < 0)
 		goto out_evdev;
 	/* >8 End of setup. */
 
@@ -299,7 +334,7 @@ main(int argc, char **argv)
 
 	/* Teardown in reverse order. 8< */
 out_evdev:
-	tp_stats_telemetry_unregister();
+	tp_telemetry_unregister();
 	tp_evdev_stop(ctx);
 out_queues:
 	tp_lcore_queues_free(ctx);
@@ -307,7 +342,7 @@ out_ports:
 	tp_ports_stop(ctx);
 out_records:
 	tp_trace_free(ctx);
-	tp_records_free(ctx);
+	tp_record_free(ctx);
 	tp_ipfix_release(ctx);
 	tp_flow_table_free(ctx);
 out_ctx:

@@ -8,7 +8,7 @@
 /*
  * The application context: the log macro, the context (one struct,
  * allocated in main() and passed to everything) and per-lcore state; the
- * per-lcore statistics slots are in tp_counters.h.
+ * per-lcore statistics slots are in tp_slots.h.
  */
 
 #include <signal.h>
@@ -23,21 +23,16 @@
 #include <rte_mbuf.h>
 #include <rte_spinlock.h>
 
-#include "tp_config.h"
 #include "adapter_ops.h"
-#include "tp_counters.h"
+#include "tp_log.h"
 #include "cycles.h"
-#include "tp_flow.h"
-#include "tp_record.h"
-#include "tp_stages.h"
-#include "tp_trace.h"
+#include "datapath/tp_flow_types.h"
+#include "datapath/tp_stages.h"
+#include "records/tp_record_types.h"
+#include "records/tp_trace_types.h"
+#include "reports/tp_slots.h"
+#include "setup/tp_config.h"
 
-extern int tp_logtype;
-
-/* Log with the function name; messages never end in a newline. */
-#define TP_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, tp_logtype, "TIMER_PIPELINE: %s(): " fmt \
-		"\n", __func__, ##__VA_ARGS__)
 
 /**
  * Quit flag, 1 = graceful stop, 2+ = at once. One of the two mutable
@@ -161,10 +156,10 @@ struct tp_clock {
 	struct tp_lcore *lc[RTE_MAX_LCORE]; /**< Them. */
 };
 
-/** Application context: everything the pipeline owns. */
-struct tp_ctx {
-	const struct tp_config *cfg;	/**< Parsed configuration. */
-	/* Ports. */
+/** Ports and their mbufs: filled by setup/tp_ports.c before launch,
+ * read-only after (but txq_lock).
+ */
+struct tp_eth {
 	uint16_t nb_ports;		/**< Ports in use. */
 	uint16_t ports[RTE_MAX_ETHPORTS]; /**< Their ids. */
 	uint16_t dst_port[RTE_MAX_ETHPORTS]; /**< Forwarding destination. */
@@ -175,26 +170,14 @@ struct tp_ctx {
 	struct rte_ether_addr port_mac[RTE_MAX_ETHPORTS]; /**< Port MACs. */
 	uint16_t port_linktype[RTE_MAX_ETHPORTS]; /**< RX link type (pcap). */
 	/** Packets net_pcap delivers from the port's captures before its
-	 * input ends (every record), valid when input_ends.
+	 * input ends (every record), valid when input.input_ends.
 	 */
 	uint64_t port_eof_pkts[RTE_MAX_ETHPORTS];
 	/** The port's RX callback (tp_rx_wire_cb) sets each packet's wire
 	 * length: one of its captures carries wire-length trailers.
 	 */
 	bool port_wire_cb[RTE_MAX_ETHPORTS];
-	bool input_ends;		/**< Every port reads capture files. */
-	uint64_t cap_pkts;		/**< Records of every capture read. */
-	uint64_t cap_first_ns;		/**< Their earliest first timestamp. */
-	uint64_t cap_last_ns;		/**< Their latest timestamp. */
-	uint64_t eof_quiet_ns;		/**< RX silence that also means the
-					 * input ended (its largest gap when
-					 * paced, plus 500 ms). */
 	bool ports_started;		/**< For teardown. */
-	/** Ports whose driver does not count the kernel's drops in
-	 * imissed (tp_live.c), and why, for the first of them.
-	 */
-	uint64_t live_drops_unknown;
-	char live_drops_why[192];
 	struct rte_mempool *pool;	/**< Packet mbufs. */
 	int meta_offset;		/**< Our mbuf dynfield (tp_pkt_meta). */
 	int wire_offset;		/**< Wire length dynfield (uint32_t). */
@@ -205,6 +188,62 @@ struct tp_ctx {
 		int wire_offset;	/**< As above. */
 		bool trailers;		/**< Packets end in a trailer. */
 	} wire_cb[2];
+};
+
+/** What the inputs hold: the captures' extent (setup/tp_ports.c) and the
+ * live drivers' blind spots (setup/tp_live.c); read-only after launch.
+ */
+struct tp_input {
+	bool input_ends;		/**< Every port reads capture files. */
+	uint64_t cap_pkts;		/**< Records of every capture read. */
+	uint64_t cap_first_ns;		/**< Their earliest first timestamp. */
+	uint64_t cap_last_ns;		/**< Their latest timestamp. */
+	uint64_t eof_quiet_ns;		/**< RX silence that also means the
+					 * input ended (its largest gap when
+					 * paced, plus 500 ms). */
+	/** Ports whose driver does not count the kernel's drops in
+	 * imissed (setup/tp_live.c), and why, for the first of them.
+	 */
+	uint64_t live_drops_unknown;
+	char live_drops_why[192];
+};
+
+/** The control role's clocks and the run's end (datapath/tp_control.c);
+ * main lcore only.
+ */
+struct tp_ctl {
+	uint64_t phase_tsc;		/**< When the phase last changed. */
+	uint64_t stop_tsc;		/**< When the run was asked to stop. */
+	uint64_t ctl_next_tsc;		/**< Next control tick. */
+	uint64_t stats_next_tsc;	/**< Next stats screen. */
+	uint64_t rx_seen;		/**< RX total at the last tick. */
+	uint64_t rx_change_tsc;		/**< When it last changed. */
+	const char *stop_reason;	/**< Why the run stopped. */
+	bool aborted;			/**< Second signal or drain timeout. */
+};
+
+/** The --stats-json file (reports/tp_stats_json.c); main lcore only. */
+struct tp_stats_json {
+	FILE *file;			/**< Opened at first use. */
+	bool failed;			/**< Could not open it. */
+	bool closed;			/**< The final line is done. */
+	bool warned;			/**< A write failure was logged. */
+	uint64_t failed_lines;		/**< Lines not written. */
+};
+
+/** Setup progress, for teardown (main). */
+struct tp_setup_done {
+	bool evd_configured;		/**< rte_event_dev_configure() done. */
+	bool evd_started;		/**< rte_event_dev_start() done. */
+	bool adapter_started;		/**< Adapter started. */
+	bool telemetry;			/**< Telemetry commands registered. */
+};
+
+/** The application context: what ties the modules together. */
+struct tp_ctx {
+	const struct tp_config *cfg;	/**< Parsed configuration. */
+	struct tp_eth eth;		/**< Ports and mbufs. */
+	struct tp_input input;		/**< What the inputs hold. */
 	struct tp_replay replay;	/**< Replay pace state. */
 	struct tp_clock clk;		/**< --clock capture state. */
 	/* Eventdev and adapter. */
@@ -235,25 +274,10 @@ struct tp_ctx {
 	uint64_t start_tsc;		/**< TSC at launch. */
 	uint64_t start_ns;		/**< CLOCK_REALTIME at launch. */
 	uint64_t flush_walk;		/**< Next entry the forced end visits. */
-	uint64_t phase_tsc;		/**< When the phase last changed. */
-	uint64_t stop_tsc;		/**< When the run was asked to stop. */
-	uint64_t ctl_next_tsc;		/**< Next control tick. */
-	uint64_t stats_next_tsc;	/**< Next stats screen. */
-	FILE *stats_json;		/**< --stats-json, opened at first use. */
-	bool stats_json_failed;		/**< Could not open it. */
-	bool stats_json_closed;		/**< The final line is done. */
-	bool stats_json_warned;		/**< A write failure was logged. */
-	uint64_t stats_json_failed_lines; /**< Lines not written. */
+	struct tp_ctl ctl;		/**< The control role's clocks. */
+	struct tp_stats_json sj;	/**< --stats-json. */
 	uint64_t tx_pcap_short;		/**< tp_ports_tx_pcap_short() at exit. */
-	uint64_t rx_seen;		/**< RX total at the last tick. */
-	uint64_t rx_change_tsc;		/**< When it last changed. */
-	const char *stop_reason;	/**< Why the run stopped. */
-	bool aborted;			/**< Second signal or drain timeout. */
-	/* Setup progress, for teardown. */
-	bool evd_configured;		/**< rte_event_dev_configure() done. */
-	bool evd_started;		/**< rte_event_dev_start() done. */
-	bool adapter_started;		/**< Adapter started. */
-	bool telemetry;			/**< Telemetry commands registered. */
+	struct tp_setup_done done;	/**< Setup progress, for teardown. */
 };
 
 /** Convert nanoseconds to TSC cycles (common/cycles.h: saturating). */
@@ -268,6 +292,13 @@ static inline uint64_t
 tp_cycles_to_ns(uint64_t cyc, uint64_t hz)
 {
 	return cycles_to_ns(cyc, hz);
+}
+
+/** Current shutdown phase. */
+static inline uint32_t
+tp_phase(const struct tp_ctx *ctx)
+{
+	return __atomic_load_n(&ctx->phase, __ATOMIC_ACQUIRE);
 }
 
 #endif /* _TP_CTX_H_ */

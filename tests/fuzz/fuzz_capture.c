@@ -4,7 +4,7 @@
 
 /*
  * libFuzzer target: the rx_pcap pre-scan (tp_capture_check(),
- * examples/timer_pipeline/tp_capture.c, on libpcap) on any file: pcap of
+ * examples/timer_pipeline/setup/tp_capture.c, on libpcap) on any file: pcap of
  * either byte order and timestamp unit, pcapng with any blocks, or
  * neither.
  *
@@ -34,7 +34,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "tp_capture.c"
+#include "setup/tp_capture.c"
 
 #include "fuzz_report.h"
 

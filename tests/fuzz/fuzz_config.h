@@ -6,7 +6,7 @@
 #define _FUZZ_CONFIG_H_
 
 /*
- * What the option parser (tp_config.c) and the INI loader
+ * What the option parser (tp_option.c, tp_args.c) and the INI loader
  * (tp_config_file.c) must promise on any input, shared by fuzz_options.c
  * and fuzz_ini.c. Every check walks the option table (tp_options[]), so a
  * new option is checked without a change here. A broken promise abort()s.
@@ -19,7 +19,7 @@
  * - tp_fuzz_check_config(): an accepted configuration is in range for
  *   every option and passes the cross-option checks;
  * - tp_fuzz_roundtrip(): the configuration printed back as a command line
- *   ("--name=value" from tp_option_format(), the form --dump-config
+ *   ("--name=value" from tp_config_text_format(), the form --dump-config
  *   shows) parses to the same configuration.
  */
 
@@ -31,8 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_config.h"
-#include "tp_config_internal.h"
+#include "setup/tp_args.h"
+#include "setup/tp_config.h"
+#include "setup/tp_config_text.h"
+#include "setup/tp_option.h"
 
 #include "fuzz_report.h"
 
@@ -112,7 +114,7 @@ tp_fuzz_exact_duration(const char *s, unsigned __int128 *ns)
 static inline uint64_t
 tp_fuzz_member(const struct tp_config *cfg, const struct tp_option *o)
 {
-	return tp_load_uint((const char *)cfg + o->offset, o->size);
+	return tp_option_load_uint((const char *)cfg + o->offset, o->size);
 }
 
 /*
@@ -251,8 +253,8 @@ tp_fuzz_same(const struct tp_config *a, const struct tp_config *b)
 	unsigned int i;
 
 	for (i = 0; i < tp_nb_options; i++) {
-		tp_option_format(a, &tp_options[i], va, sizeof(va));
-		tp_option_format(b, &tp_options[i], vb, sizeof(vb));
+		tp_config_text_format(a, &tp_options[i], va, sizeof(va));
+		tp_config_text_format(b, &tp_options[i], vb, sizeof(vb));
 		if (strcmp(va, vb) != 0)
 			return -1;
 	}
@@ -276,7 +278,7 @@ tp_fuzz_roundtrip(const struct tp_config *cfg)
 
 		if (tp_fuzz_unset(cfg, o))
 			continue;
-		tp_option_format(cfg, o, vals[0], sizeof(vals[0]));
+		tp_config_text_format(cfg, o, vals[0], sizeof(vals[0]));
 		if (o->type == TP_OT_BOOL)
 			snprintf(args[argc], sizeof(args[argc]), "--%s%s",
 				 vals[0][0] == 'y' ? "" : "no-", o->name);
@@ -287,11 +289,11 @@ tp_fuzz_roundtrip(const struct tp_config *cfg)
 		argc++;
 	}
 	argv[argc] = NULL;
-	if (tp_config_parse(&again, argc, argv) != 0)
+	if (tp_args_parse(&again, argc, argv) != 0)
 		TP_FUZZ_FAIL("the printed configuration is refused");
 	for (i = 0; i < tp_nb_options; i++) {
-		tp_option_format(cfg, &tp_options[i], vals[0], sizeof(vals[0]));
-		tp_option_format(&again, &tp_options[i], vals[1],
+		tp_config_text_format(cfg, &tp_options[i], vals[0], sizeof(vals[0]));
+		tp_config_text_format(&again, &tp_options[i], vals[1],
 				 sizeof(vals[1]));
 		if (strcmp(vals[0], vals[1]) != 0)
 			TP_FUZZ_FAIL("--%s is '%.200s', printed and parsed "

@@ -9,7 +9,7 @@
  * rte_cfgfile reads only paths, so each input is written to one memfd,
  * truncated and rewritten per run, and named as /proc/self/fd/N: the
  * loader reads the very bytes given. The input is loaded as
- * "--config FILE" by tp_config_parse() (which starts from the defaults:
+ * "--config FILE" by tp_args_parse() (which starts from the defaults:
  * no state is left from the run before); the answer must be 0 or an
  * error, an accepted configuration must be in range and survive the
  * round trip (fuzz_config.h).
@@ -95,7 +95,7 @@ tp_fuzz_find(const char *sec, const char *key, bool *known_sec)
 	return NULL;
 }
 
-/* The cross-option checks of tp_config_parse(). */
+/* The cross-option checks of tp_args_parse(). */
 static bool
 tp_fuzz_cross_ok(const struct tp_config *cfg)
 {
@@ -220,7 +220,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(tp_fuzz_fd, 0) != 0 ||
 	    pwrite(tp_fuzz_fd, data, size, 0) != (ssize_t)size)
 		abort();
-	ret = tp_config_parse(&cfg, 3, argv);
+	ret = tp_args_parse(&cfg, 3, argv);
 	if (ret != 0 && ret != -EINVAL && ret != -ENOMEM)
 		abort();
 	if (ret == 0) {
@@ -238,8 +238,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret != 0)
 		return 0;
 	for (i = 0; i < tp_nb_options; i++) {
-		tp_option_format(&cfg, &tp_options[i], a, sizeof(a));
-		tp_option_format(&plain, &tp_options[i], b, sizeof(b));
+		tp_config_text_format(&cfg, &tp_options[i], a, sizeof(a));
+		tp_config_text_format(&plain, &tp_options[i], b, sizeof(b));
 		if (strcmp(a, b) != 0)
 			TP_FUZZ_FAIL("[%s] %s loaded as '%.300s', the file "
 				     "says '%.300s'", tp_options[i].section,

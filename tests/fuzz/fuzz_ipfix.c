@@ -45,7 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_ipfix_enc.h"
+#include "records/tp_ipfix_enc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -376,10 +376,10 @@ tp_fuzz_verify(const uint8_t *m, size_t len, unsigned int nflows,
 					FAIL("more flows than added");
 				f = &sess.flows[fi++];
 				if (sid != TP_IPFIX_TID_DATA +
-				    tp_ipfix_variant(f))
+				    tp_ipfix_enc_variant(f))
 					FAIL("flow %u in template %u, its "
 					     "variant is %u", fi - 1, sid,
-					     tp_ipfix_variant(f));
+					     tp_ipfix_enc_variant(f));
 			}
 			for (i = 0; i < t->nfields; i++) {
 				if (sess.uni && t->rev[i])

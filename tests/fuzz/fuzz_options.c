@@ -3,8 +3,9 @@
  */
 
 /*
- * libFuzzer target: the command line parser (tp_config_parse() and
- * tp_option_set(), examples/timer_pipeline/tp_config.c).
+ * libFuzzer target: the command line parser (tp_args_parse() and
+ * tp_option_set(), examples/timer_pipeline/setup/tp_args.c and
+ * tp_option.c).
  *
  * The vector starts with "--", as main() hands it over (the app's part
  * of "EAL options -- app options"). The input is a list of records, each one selector byte and a value up to
@@ -23,7 +24,7 @@
  * survive the round trip (fuzz_config.h); then a valid vector must parse
  * and the same vector parsed again give the same answer (no state kept). getopt's state (optind) is reset by the
  * parser itself on each call; the configuration is rebuilt from the
- * defaults by tp_config_parse().
+ * defaults by tp_args_parse().
  *
  * TP_FUZZ_WRITE_DICT=FILE: write a libFuzzer dictionary made from the
  * option table to FILE and exit.
@@ -119,9 +120,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	argv[argc] = NULL;
 
-	ret = tp_config_parse(&cfg, argc, argv);
+	ret = tp_args_parse(&cfg, argc, argv);
 	if (ret != 0 && ret != 1 && ret != -EINVAL)
-		TP_FUZZ_FAIL("tp_config_parse() returned %d", ret);
+		TP_FUZZ_FAIL("tp_args_parse() returned %d", ret);
 	if (ret == 0) {
 		tp_fuzz_check_config(&cfg);
 		tp_fuzz_roundtrip(&cfg);
@@ -129,10 +130,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* No state kept from a parse: a valid vector parses right after,
 	 * and the same vector again gives the same answer.
 	 */
-	if (tp_config_parse(&again, RTE_DIM(good) - 1, good) != 0 ||
+	if (tp_args_parse(&again, RTE_DIM(good) - 1, good) != 0 ||
 	    again.nb_flows != 100)
 		TP_FUZZ_FAIL("'--flows=100' refused after that parse");
-	if (tp_config_parse(&again, argc, argv) != ret ||
+	if (tp_args_parse(&again, argc, argv) != ret ||
 	    (ret == 0 && tp_fuzz_same(&cfg, &again) != 0))
 		TP_FUZZ_FAIL("the same arguments parsed twice differ");
 

@@ -4,7 +4,7 @@
 
 /*
  * libFuzzer target: the pipeline's packet parser and flow-key builder
- * (examples/timer_pipeline/tp_parse.h) on arbitrary frames, of every link
+ * (examples/timer_pipeline/datapath/tp_parse.h) on arbitrary frames, of every link
  * type the pipeline reads.
  *
  * The input's first byte picks the link type (tp_fuzz_linktypes[], the
@@ -24,7 +24,7 @@
 
 #include <rte_mbuf.h>
 
-#include "tp_parse.h"
+#include "datapath/tp_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

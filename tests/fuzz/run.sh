@@ -14,8 +14,9 @@
 # TARGET (default parse), its sources and seeds:
 #   parse    the packet parser (tp_parse.h); every frame of a generated
 #            capture, of every link type (seeds.py)
-#   options  the command line parser (tp_config*.c); cmdline.sh's argument
-#            vectors and hostile values per option (seed_inputs.py)
+#   options  the command line parser (tp_args.c, tp_option.c);
+#            cmdline.sh's argument vectors and hostile values per
+#            option (seed_inputs.py)
 #   ini      the INI loader (tp_config_file.c); configs/*.ini, cmdline.sh's
 #            files, hostile files
 #   capture  the rx_pcap pre-scan (tp_capture.c, libpcap); generated pcap
@@ -46,7 +47,9 @@ PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
 tp=$src/examples/timer_pipeline
-cfg_srcs=("$tp/tp_config.c" "$tp/tp_config_file.c" "$tp/tp_config_text.c")
+cfg_srcs=("$tp/setup/tp_args.c" "$tp/setup/tp_config.c"
+	"$tp/setup/tp_config_file.c" "$tp/setup/tp_config_text.c"
+	"$tp/setup/tp_option.c")
 dpdk_cflags=$(pkg-config --cflags libdpdk)
 dpdk_libs="$(pkg-config --libs libdpdk) -Wl,-rpath,$(pkg-config \
 	--variable=libdir libdpdk) -Wl,--disable-new-dtags"
@@ -62,11 +65,11 @@ ini)
 	srcs=("${cfg_srcs[@]}"); libs=$dpdk_libs; max_len=4096
 	fuzz_opts=(-close_fd_mask=3) ;;
 capture)
-	# tp_capture.c is included by the target (its table is static).
+	# setup/tp_capture.c is included by the target (its table is static).
 	srcs=(); libs="$dpdk_libs -lpcap"; max_len=300000
 	fuzz_opts=(-close_fd_mask=3) ;;
 ipfix)
-	srcs=("$tp/tp_ipfix_enc.c")
+	srcs=("$tp/records/tp_ipfix_enc.c")
 	dpdk_cflags=$(pkg-config --cflags libfixbuf)
 	libs=$(pkg-config --libs libfixbuf); max_len=20000 ;;
 *)

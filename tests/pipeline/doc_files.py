@@ -19,6 +19,14 @@ Two lists are checked against the tree git tracks:
   in its first column must match a file in examples/timer_pipeline/, and
   every C file there must be matched.
 
+- docs/packet-path.rst, the path of a packet: every function it names
+  (``name()`` in the text or "name()" in the figure's labels) is defined
+  at the start of a line in a tracked .c or .h of the example, the
+  library or common/ (DPDK's rte_* functions excepted), every struct
+  (``struct tp_x``) and tp_*_t type it names is defined there, and every
+  file it names (a path ending in .c or .h) exists, from the top of the
+  tree or from examples/timer_pipeline/.
+
 Prints one line per problem and "RESULT doc_files: N passed, N failed".
 """
 
@@ -84,6 +92,36 @@ def sample_app_table(path):
     return names
 
 
+def packet_path_names(src, files):
+    """(kind, name, line) of every function, type and file the page names,
+    and the tree's definitions: (functions, structs, types)."""
+    text = open(os.path.join(src, "docs/packet-path.rst"),
+                encoding="utf-8").read().split("\n")
+    named = []
+    for n, line in enumerate(text, 1):
+        line = line.replace("\\n", " ")   # the figure's line breaks
+        for m in re.finditer(r"\b([a-z_][a-z0-9_]*)\(\)", line):
+            if not m.group(1).startswith("rte_"):
+                named.append(("function", m.group(1), n))
+        for m in re.finditer(r"\bstruct (tp_[a-z0-9_]+)", line):
+            named.append(("struct", m.group(1), n))
+        for m in re.finditer(r"\b(tp_[a-z0-9_]+_t)\b", line):
+            named.append(("type", m.group(1), n))
+        for m in re.finditer(r"(?<![\w/.])((?:[\w-]+/)*[\w-]+\.[ch])\b", line):
+            named.append(("file", m.group(1), n))
+    funcs, structs, types = set(), set(), set()
+    for f in files:
+        if not re.match(r"^(examples/timer_pipeline|lib_timer_adapter|"
+                        r"common)/.*\.[ch]$", f):
+            continue
+        body = open(os.path.join(src, f), encoding="utf-8").read()
+        funcs.update(re.findall(r"^([a-z_][a-z0-9_]*)\(", body, re.M))
+        structs.update(re.findall(r"^struct ([a-z0-9_]+) \{", body, re.M))
+        types.update(re.findall(r"^typedef [^;(]*\(\*([a-z0-9_]+_t)\)",
+                                body, re.M))
+    return named, funcs, structs, types
+
+
 def matches(name, files):
     if name.endswith("//"):       # a folder whose files are listed
         return [f for f in files if f.startswith(name[:-1])][:1]
@@ -113,7 +151,7 @@ def main():
          or re.match(r"^tools/[^/]+\.py$", f)),
         ("docs/sample_app.rst", sample_app_table(
             os.path.join(src, "docs/sample_app.rst")),
-         lambda f: re.match(r"^examples/timer_pipeline/[^/]+\.[ch]$", f)),
+         lambda f: re.match(r"^examples/timer_pipeline/.+\.[ch]$", f)),
     ]
     for doc, names, wanted in lists:
         check(names, "%s: no file list found" % doc)
@@ -126,6 +164,21 @@ def main():
         for f in files:
             if wanted(f):
                 check(f in named, "%s does not name %s" % (doc, f))
+    named, funcs, structs, types = packet_path_names(src, files)
+    check(named, "docs/packet-path.rst: names nothing")
+    tracked_set = set(files)
+    for kind, name, line in named:
+        if kind == "function":
+            ok = name in funcs
+        elif kind == "struct":
+            ok = name in structs
+        elif kind == "type":
+            ok = name in types
+        else:
+            ok = (name in tracked_set or
+                  "examples/timer_pipeline/" + name in tracked_set)
+        check(ok, "docs/packet-path.rst:%d names %s %s, which does not "
+              "exist" % (line, kind, name))
     print("RESULT doc_files: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

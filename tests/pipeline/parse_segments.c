@@ -3,7 +3,7 @@
  */
 
 /*
- * The packet parser (examples/timer_pipeline/tp_parse.h) on segmented
+ * The packet parser (examples/timer_pipeline/datapath/tp_parse.h) on segmented
  * mbufs, without EAL: built by tests/meson.build, run by
  * tests/pipeline/captures.sh.
  *
@@ -40,7 +40,7 @@
 
 #include <rte_mbuf.h>
 
-#include "tp_parse.h"
+#include "datapath/tp_parse.h"
 
 #define MAX_FRAME 65535
 #define MAX_SEGS 9100

@@ -1,0 +1,570 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Flow table and flow life cycle: creation by RX lcores, timer arm, refresh
+ * and re-arm, ending (expiry, eviction, shutdown), the flow record and the
+ * return of the slot after an RCU grace period. docs/sample_app.rst ("Flow
+ * life cycle and concurrency") explains the protocol; every transition of
+ * the 'ref' word is a compare-and-swap.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+
+#include "tp_ctx.h"
+#include "datapath/tp_flow.h"
+#include "reports/tp_slots.h"
+#include "datapath/tp_parse.h"
+
+/* Live flows sampled when choosing an eviction victim. */
+#define TP_EVICT_SAMPLE 32
+
+#define TP_TRACE(ctx, f, kind, arg, reason) do {			\
+	if (unlikely((f)->traced))					\
+		(ctx)->ft.ops->step(ctx, f, kind, arg, reason);	\
+} while (0)
+
+static const char *const tp_reason_names[TP_END_MAX] = {
+	[TP_END_NONE] = "live",
+	[TP_END_IDLE] = "idle_timeout",
+	[TP_END_ACTIVE] = "active_timeout",
+	[TP_END_EOF] = "end_of_flow",
+	[TP_END_FORCED] = "forced_end",
+	[TP_END_LACK] = "lack_of_resources",
+};
+
+const char *
+tp_flow_end_reason_name(unsigned int reason)
+{
+	return reason < TP_END_MAX ? tp_reason_names[reason] : "?";
+}
+
+void
+tp_flow_reclaim(struct tp_ctx *ctx)
+{
+	struct tp_flow_table *ft = &ctx->ft;
+
+	rte_spinlock_lock(&ft->reclaim_lock);
+	rte_rcu_qsbr_dq_reclaim(ft->dq, ft->nb_entries, NULL, NULL, NULL);
+	rte_spinlock_unlock(&ft->reclaim_lock);
+}
+
+/* The last reference is gone: write the record, return the slot later. */
+static void
+tp_flow_finalise(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+		 uint32_t reason)
+{
+	struct tp_flow_table *ft = &ctx->ft;
+	uint32_t pos = tp_flow_pos(ft, f);
+	int ret;
+
+	/* Only the holder of the last reference of an ended flow. */
+	RTE_ASSERT(reason > TP_END_NONE && reason < TP_END_MAX);
+	ft->ops->ended(ctx, lc, f, reason);
+	lc->stats.flows_ended[reason]++;
+	TP_TRACE(ctx, f, TP_FLOW_STEP_RECORD, 0, reason);
+	rte_spinlock_lock(&ft->reclaim_lock);
+	ret = rte_rcu_qsbr_dq_enqueue(ft->dq, &pos);
+	rte_spinlock_unlock(&ft->reclaim_lock);
+	if (ret != 0)	/* cannot happen: the queue holds every position */
+		TP_LOG(ERR, "slot %u not queued for reclaim: %s", pos,
+		       rte_strerror(rte_errno));
+}
+
+/*
+ * End a live flow and/or drop 'drop' references, in one CAS. Returns the
+ * new word; *won is true when this call set the end reason, which makes
+ * the caller the one to delete the key.
+ */
+static uint32_t
+tp_flow_kill(struct tp_flow *f, uint32_t reason, uint32_t drop, bool *won)
+{
+	uint32_t r = __atomic_load_n(&f->ref, __ATOMIC_RELAXED);
+	uint32_t n;
+
+	do {
+		/* Published (never FREE or INIT), holding what we drop. */
+		RTE_ASSERT(r != TP_REF_FREE && (r & TP_REF_INIT) == 0 &&
+			   (r & TP_REF_COUNT_MASK) >= drop);
+		*won = !tp_ref_is_dead(r);
+		n = r - drop;
+		if (*won)
+			n |= reason << TP_REF_REASON_SHIFT;
+	} while (!__atomic_compare_exchange_n(&f->ref, &r, n, false,
+					      __ATOMIC_ACQ_REL,
+					      __ATOMIC_RELAXED));
+	return n;
+}
+
+/* After winning tp_flow_kill(): the key leaves the table. */
+static void
+tp_flow_unhash(struct tp_ctx *ctx, struct tp_flow *f, uint32_t reason)
+{
+	__atomic_fetch_sub(&ctx->ft.nb_live, 1, __ATOMIC_RELAXED);
+	rte_hash_del_key_with_hash(ctx->ft.h, f->key, f->sig);
+	TP_TRACE(ctx, f, TP_FLOW_STEP_END, 0, reason);
+}
+
+static void
+tp_flow_after_kill(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+		   uint32_t n, bool won, uint32_t reason)
+{
+	if (won)
+		tp_flow_unhash(ctx, f, reason);
+	if ((n & TP_REF_COUNT_MASK) == 0)
+		tp_flow_finalise(ctx, lc, f, tp_ref_reason(n));
+}
+
+/* Arm the flow's timer for 'cycles' (rounded up to ticks). The caller owns
+ * the timer: it holds tim_lock, or the flow is not yet published.
+ */
+static int
+tp_flow_arm(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+	    uint64_t cycles, uint64_t now)
+{
+	const uint64_t tick = ctx->tick_cycles;
+	struct rte_event_timer *t = &f->tim;
+	uint64_t ticks = (cycles + tick - 1) / tick;
+
+	ticks = RTE_MAX(ticks, UINT64_C(1));
+	t->timeout_ticks = ticks;
+	if (TP_STAGE_RET(ARM, 1,
+			 ctx->ta.ops->arm_burst(ctx->ta.h, &t, 1)) != 1) {
+		lc->stats.tim_arm_fail++;
+		t->state = RTE_EVENT_TIMER_NOT_ARMED;
+		return -rte_errno;
+	}
+	f->deadline_tsc = now + ticks * tick;
+	return 0;
+}
+
+/* The timer ref cannot be kept (arm failed): end for lack of resources. */
+static void
+tp_flow_timer_lost(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f)
+{
+	uint32_t n;
+	bool won;
+
+	n = tp_flow_kill(f, TP_END_LACK, 1, &won);
+	tp_flow_after_kill(ctx, lc, f, n, won, TP_END_LACK);
+}
+
+static uint8_t
+tp_flow_initial_class(uint8_t proto, uint8_t tcp_flags)
+{
+	switch (proto) {
+	case IPPROTO_TCP:
+		if (tcp_flags & (RTE_TCP_FIN_FLAG | RTE_TCP_RST_FLAG))
+			return TP_TMO_TCP_CLOSING;
+		if ((tcp_flags & (RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG)) ==
+		    RTE_TCP_SYN_FLAG)
+			return TP_TMO_TCP_SYN;
+		return TP_TMO_TCP_EST;
+	case IPPROTO_UDP:
+		return TP_TMO_UDP;
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		return TP_TMO_ICMP;
+	default:
+		return TP_TMO_OTHER;
+	}
+}
+
+/* Does --trace-flow select a flow with this key (either end)? */
+static bool
+tp_flow_selected(const struct tp_flow_sel *sel, const struct tp_flow_key *k)
+{
+	unsigned int e;
+
+	if (sel->text[0] == '\0')
+		return false;
+	for (e = 0; e < 2; e++) {
+		if (sel->ipver != 0 && (sel->ipver != tp_key_ipver(k) ||
+		    memcmp(sel->addr, tp_key_addr(k, e),
+			   sel->ipver == 4 ? 4 : 16)))
+			continue;
+		if (sel->port != 0 && sel->port != rte_be_to_cpu_16(k->port[e]))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Initialise a flow this RX lcore just claimed (ref TP_REF_INIT): no other
+ * lcore touches the entry until tp_flow_arm_new() publishes it.
+ */
+static void
+tp_flow_init(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+	     const struct tp_parsed *pp, uint32_t sig, uint64_t now)
+{
+	struct rte_event *ev = &f->tim.ev;
+	uint8_t cls = tp_flow_initial_class(pp->key.proto, pp->tcp_flags);
+	void *key = NULL;
+	int ret;
+
+	/* The key rte_hash stored when it gave us the position: ours until
+	 * tp_flow_free_cb() frees the position (this lookup cannot fail,
+	 * the key is in the table and only we may delete it).
+	 */
+	ret = rte_hash_get_key_with_position(ctx->ft.h,
+			(int32_t)tp_flow_pos(&ctx->ft, f), &key);
+	RTE_VERIFY(ret == 0 && key != NULL);
+	f->key = key;
+	f->proto = pp->key.proto;
+	f->sig = sig;
+	f->init_lo = pp->lo_is_src;
+	f->tmo_class = cls;
+	f->first_tsc = now;
+	f->last_tsc = now;
+	f->icmp_tc = pp->icmp_tc;
+	f->serial = __atomic_fetch_add(&ctx->ft.next_serial, 1,
+				       __ATOMIC_RELAXED);
+	f->traced = f->serial < ctx->cfg->trace_timers ||
+		tp_flow_selected(&ctx->cfg->trace_flow, &pp->key);
+	/* Timer event template. 8< */
+	ev->event = 0;
+	ev->op = RTE_EVENT_OP_NEW;
+	ev->queue_id = TP_QUEUE_TIMER;
+	ev->sched_type = RTE_SCHED_TYPE_ATOMIC;
+	ev->event_type = RTE_EVENT_TYPE_TIMER;
+	ev->priority = ctx->evd.timer_prio;
+	ev->flow_id = sig & 0xfffff;
+	ev->event_ptr = &f->tim;
+	f->tim.state = RTE_EVENT_TIMER_NOT_ARMED;
+	/* >8 End of timer event template. */
+	__atomic_fetch_add(&ctx->ft.nb_live, 1, __ATOMIC_RELAXED);
+	lc->stats.flows_created++;
+}
+
+/* RX: arm a new flow's first timer and publish it. 8< */
+void
+tp_flow_arm_new(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+		uint64_t now)
+{
+	RTE_ASSERT(__atomic_load_n(&f->ref, __ATOMIC_RELAXED) == TP_REF_INIT);
+	if (tp_flow_arm(ctx, lc, f, ctx->tmo_cycles[f->tmo_class], now) == 0) {
+		lc->stats.tim_armed++;
+		TP_TRACE(ctx, f, TP_FLOW_STEP_ARM, f->tim.timeout_ticks, 0);
+		/* Publish: one reference for the timer, one for the packet. */
+		__atomic_store_n(&f->ref, 2, __ATOMIC_RELEASE);
+		return;
+	}
+	/* No timer: the flow ends at once, with this packet counted. */
+	__atomic_store_n(&f->ref, 1 | (TP_END_LACK << TP_REF_REASON_SHIFT),
+			 __ATOMIC_RELEASE);
+	tp_flow_unhash(ctx, f, TP_END_LACK);
+}
+/* >8 End of RX: arm a new flow's first timer. */
+
+/* Pick the oldest idle flow among a sample of live ones and end it. */
+static bool
+tp_flow_evict(struct tp_ctx *ctx, struct tp_lcore *lc)
+{
+	struct tp_flow_table *ft = &ctx->ft;
+	struct tp_flow *f, *victim = NULL;
+	uint64_t oldest = UINT64_MAX, t;
+	uint32_t c = lc->evict_cursor % ft->nb_entries;
+	unsigned int i, seen = 0;
+
+	/* The table is full, so live entries are dense: the scan is short
+	 * unless --flows is tiny next to the per-lcore slot caches.
+	 */
+	for (i = 0; i < ft->nb_entries && seen < TP_EVICT_SAMPLE; i++) {
+		f = &ft->entries[c];
+		c = c + 1 == ft->nb_entries ? 0 : c + 1;
+		if (!tp_ref_is_live(__atomic_load_n(&f->ref,
+						    __ATOMIC_RELAXED)))
+			continue;
+		seen++;
+		t = __atomic_load_n(&f->last_tsc, __ATOMIC_RELAXED);
+		if (t < oldest) {
+			oldest = t;
+			victim = f;
+		}
+	}
+	lc->evict_cursor = c;
+	if (victim == NULL)
+		return false;
+	tp_flow_end(ctx, lc, victim, TP_END_LACK);
+	return true;
+}
+
+static int32_t
+tp_flow_add(struct tp_ctx *ctx, struct tp_lcore *lc,
+	    const struct tp_flow_key *key, uint32_t sig)
+{
+	struct tp_flow_table *ft = &ctx->ft;
+	int32_t pos;
+
+	if (__atomic_load_n(&ft->nb_live, __ATOMIC_RELAXED) >= ft->capacity &&
+	    (ctx->cfg->table_full == TP_FULL_DROP ||
+	     !tp_flow_evict(ctx, lc)))
+		goto full;
+	pos = rte_hash_add_key_with_hash(ft->h, key, sig);
+	if (pos == -ENOSPC) {
+		/* Slots of ended flows may be waiting for a grace period. */
+		tp_flow_reclaim(ctx);
+		pos = rte_hash_add_key_with_hash(ft->h, key, sig);
+	}
+	if (pos >= 0)
+		return pos;
+full:
+	lc->stats.drops[TP_DROP_TABLE_FULL]++;
+	return -ENOSPC;
+}
+
+/* RX: look up or create. 8< */
+struct tp_flow *
+tp_flow_get_or_create(struct tp_ctx *ctx, struct tp_lcore *lc,
+		      const struct tp_parsed *pp, uint32_t sig, int32_t pos,
+		      uint64_t now, bool *created)
+{
+	const struct tp_flow_key *key = &pp->key;
+	struct tp_flow_table *ft = &ctx->ft;
+	struct tp_flow *f;
+	uint32_t r;
+
+	for (;;) {
+		if (pos < 0) {
+			pos = tp_flow_add(ctx, lc, key, sig);
+			if (pos < 0)
+				return NULL;
+		}
+		f = &ft->entries[pos];
+		r = __atomic_load_n(&f->ref, __ATOMIC_ACQUIRE);
+		if (r == TP_REF_FREE) {
+			/* New key: whoever claims the slot creates the flow. */
+			if (__atomic_compare_exchange_n(&f->ref, &r,
+							TP_REF_INIT, false,
+							__ATOMIC_ACQUIRE,
+							__ATOMIC_RELAXED)) {
+				tp_flow_init(ctx, lc, f, pp, sig, now);
+				*created = true;
+				return f;
+			}
+			continue;
+		}
+		if (r == TP_REF_INIT || tp_ref_is_dead(r)) {
+			/* Being created (wait) or ending: its key is about to
+			 * leave the table, after which we create a new flow.
+			 */
+			lc->stats.flow_busy_retry++;
+			rte_pause();
+			if (r != TP_REF_INIT)
+				pos = rte_hash_lookup_with_hash(ft->h, key, sig);
+			continue;
+		}
+		/* LIVE: count -> count + 1 (never into the reason bits). */
+		RTE_ASSERT(tp_ref_is_live(r) &&
+			   (r & TP_REF_COUNT_MASK) < TP_REF_COUNT_MASK);
+		if (__atomic_compare_exchange_n(&f->ref, &r, r + 1, false,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			break;
+	}
+	__atomic_store_n(&f->last_tsc, now, __ATOMIC_RELAXED);
+	*created = false;
+	return f;
+}
+/* >8 End of RX: look up or create. */
+
+/* Remaining life: TP_END_NONE and *rem, or why the flow ends now. */
+static uint32_t
+tp_flow_age(const struct tp_ctx *ctx, const struct tp_flow *f, uint64_t now,
+	    uint64_t *rem)
+{
+	uint8_t cls = __atomic_load_n(&f->tmo_class, __ATOMIC_RELAXED);
+	uint64_t last = __atomic_load_n(&f->last_tsc, __ATOMIC_RELAXED);
+	uint64_t idle_dl = last + ctx->tmo_cycles[cls];
+	uint64_t active_dl = f->first_tsc + ctx->tmo_cycles[TP_TMO_ACTIVE];
+
+	if (now >= idle_dl)
+		return cls == TP_TMO_TCP_CLOSING ? TP_END_EOF : TP_END_IDLE;
+	if (now >= active_dl)
+		return TP_END_ACTIVE;
+	*rem = RTE_MIN(idle_dl, active_dl) - now;
+	return TP_END_NONE;
+}
+
+/* Cancel and re-arm for the flow's current timeout (caller: tim_lock). */
+static void
+tp_flow_rearm_locked(struct tp_ctx *ctx, struct tp_lcore *lc,
+		     struct tp_flow *f, uint64_t now)
+{
+	struct rte_event_timer *t = &f->tim;
+	uint8_t cls = __atomic_load_n(&f->tmo_class, __ATOMIC_RELAXED);
+	uint64_t active_dl = f->first_tsc + ctx->tmo_cycles[TP_TMO_ACTIVE];
+	uint64_t cyc = ctx->tmo_cycles[cls];
+
+	if (ctx->ta.ops->cancel_burst(ctx->ta.h, &t, 1) != 1) {
+		/* Expired already: its event will re-arm or end the flow. */
+		lc->stats.tim_cancel_late++;
+		return;
+	}
+	lc->stats.tim_cancelled++;
+	cyc = RTE_MIN(cyc, active_dl > now ? active_dl - now : 1);
+	if (tp_flow_arm(ctx, lc, f, cyc, now) == 0) {
+		lc->stats.tim_rearmed++;
+		TP_TRACE(ctx, f, TP_FLOW_STEP_REFRESH, t->timeout_ticks, 0);
+	} else {
+		tp_flow_timer_lost(ctx, lc, f);
+	}
+}
+
+/* RX, --refresh=every-packet: cancel and re-arm (the packet holds a ref). */
+void
+tp_flow_refresh(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+		uint64_t now)
+{
+	rte_spinlock_lock(&f->tim_lock);
+	if (!tp_ref_is_dead(__atomic_load_n(&f->ref, __ATOMIC_ACQUIRE)))
+		tp_flow_rearm_locked(ctx, lc, f, now);
+	rte_spinlock_unlock(&f->tim_lock);
+}
+
+/* On FIN/RST: bring the deadline in to the closing timeout. */
+void
+tp_flow_shorten(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+		uint64_t now)
+{
+	rte_spinlock_lock(&f->tim_lock);
+	if (!tp_ref_is_dead(__atomic_load_n(&f->ref, __ATOMIC_ACQUIRE)) &&
+	    f->tim.state == RTE_EVENT_TIMER_ARMED &&
+	    f->deadline_tsc > now + ctx->tmo_cycles[TP_TMO_TCP_CLOSING])
+		tp_flow_rearm_locked(ctx, lc, f, now);
+	rte_spinlock_unlock(&f->tim_lock);
+}
+
+/* RX, a TCP packet of a live flow it did not create. 8< */
+void
+tp_flow_tcp(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+	    uint8_t dir, uint8_t tcp_flags, uint64_t now)
+{
+	uint8_t cls = TP_TMO_TCP_SYN;
+
+	if (tcp_flags & (RTE_TCP_FIN_FLAG | RTE_TCP_RST_FLAG)) {
+		if (__atomic_exchange_n(&f->tmo_class, TP_TMO_TCP_CLOSING,
+					__ATOMIC_RELAXED) != TP_TMO_TCP_CLOSING)
+			tp_flow_shorten(ctx, lc, f, now);
+	} else if (dir == 1) {
+		__atomic_compare_exchange_n(&f->tmo_class, &cls,
+					    TP_TMO_TCP_EST, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	}
+}
+/* >8 End of RX, a TCP packet. */
+
+/* Worker: a packet event is done (or RX dropped it); its reference goes. */
+void
+tp_flow_put(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f)
+{
+	uint32_t n = __atomic_sub_fetch(&f->ref, 1, __ATOMIC_ACQ_REL);
+
+	/* The count was at least 1: it did not borrow from the reason. */
+	RTE_ASSERT((n & TP_REF_INIT) == 0 &&
+		   (n & TP_REF_COUNT_MASK) != TP_REF_COUNT_MASK);
+	if ((n & TP_REF_COUNT_MASK) == 0)
+		tp_flow_finalise(ctx, lc, f, tp_ref_reason(n));
+}
+
+/* Worker: the flow's expiry event. 8< */
+void
+tp_flow_expired(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+		uint64_t now)
+{
+	uint64_t rem = 0;
+	uint32_t reason, n;
+	bool won;
+
+	tp_stats_lateness(&lc->stats, now > f->deadline_tsc ?
+			  tp_cycles_to_ns(now - f->deadline_tsc, ctx->flow_hz) : 0);
+	lc->stats.tim_expired++;
+	TP_TRACE(ctx, f, TP_FLOW_STEP_EXPIRE, now > f->deadline_tsc ?
+		 tp_cycles_to_ns(now - f->deadline_tsc, ctx->flow_hz) : 0, 0);
+	rte_spinlock_lock(&f->tim_lock);
+	reason = TP_END_NONE;
+	if (!tp_ref_is_dead(__atomic_load_n(&f->ref, __ATOMIC_ACQUIRE))) {
+		reason = tp_flow_age(ctx, f, now, &rem);
+		if (reason == TP_END_NONE) {
+			/* Lazy refresh: seen recently, sleep for the rest. */
+			if (tp_flow_arm(ctx, lc, f, rem, now) == 0) {
+				lc->stats.tim_rearmed++;
+				TP_TRACE(ctx, f, TP_FLOW_STEP_REARM,
+					 f->tim.timeout_ticks, 0);
+				rte_spinlock_unlock(&f->tim_lock);
+				return;
+			}
+			reason = TP_END_LACK;
+		}
+	}
+	/* End the flow (unless someone else did) and drop the timer's ref. */
+	n = tp_flow_kill(f, reason, 1, &won);
+	rte_spinlock_unlock(&f->tim_lock);
+	tp_flow_after_kill(ctx, lc, f, n, won && reason != TP_END_NONE,
+			   reason);
+}
+/* >8 End of the flow's expiry event. */
+
+/* End a live flow now (eviction, shutdown). False if it was not live. */
+bool
+tp_flow_end(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+	    enum tp_end_reason reason)
+{
+	struct rte_event_timer *t = &f->tim;
+	uint32_t r = __atomic_load_n(&f->ref, __ATOMIC_RELAXED);
+	uint32_t n;
+
+	RTE_ASSERT(reason > TP_END_NONE && reason < TP_END_MAX);
+	do {
+		if (!tp_ref_is_live(r))
+			return false;
+		/* LIVE -> DEAD: the reason is set, the count kept. */
+		n = r | ((uint32_t)reason << TP_REF_REASON_SHIFT);
+	} while (!__atomic_compare_exchange_n(&f->ref, &r, n, false,
+					      __ATOMIC_ACQ_REL,
+					      __ATOMIC_RELAXED));
+	tp_flow_unhash(ctx, f, reason);
+	rte_spinlock_lock(&f->tim_lock);
+	if (ctx->ta.ops->cancel_burst(ctx->ta.h, &t, 1) == 1) {
+		lc->stats.tim_cancelled++;
+		TP_TRACE(ctx, f, TP_FLOW_STEP_CANCEL, 0, reason);
+		rte_spinlock_unlock(&f->tim_lock);
+		tp_flow_put(ctx, lc, f);	/* the timer's reference */
+	} else {
+		/* Expired: the expiry event holds the timer's reference. */
+		lc->stats.tim_cancel_late++;
+		rte_spinlock_unlock(&f->tim_lock);
+	}
+	return true;
+}
+
+/* Shutdown: force every live flow to end; returns entries left to visit. */
+uint32_t
+tp_flow_force_end(struct tp_ctx *ctx, struct tp_lcore *lc, uint32_t max)
+{
+	struct tp_flow_table *ft = &ctx->ft;
+	uint64_t end = RTE_MIN(ctx->flush_walk + max, (uint64_t)ft->nb_entries);
+
+	/* RX has stopped: no flow is being created, and none left live
+	 * means nothing for the walk to end (an input aged to its end).
+	 */
+	if (__atomic_load_n(&ft->nb_live, __ATOMIC_RELAXED) == 0)
+		ctx->flush_walk = ft->nb_entries;
+	for (; ctx->flush_walk < end; ctx->flush_walk++)
+		tp_flow_end(ctx, lc, &ft->entries[ctx->flush_walk],
+			    TP_END_FORCED);
+	return ft->nb_entries - (uint32_t)ctx->flush_walk;
+}

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * The flow table itself: its hash (lock-free lookups, several writers),
+ * its entries (one mapping, hugepage-backed when it can), the RCU defer
+ * queue that returns a slot once no RX lcore can still hold it (its
+ * callback; tp_flow_reclaim() in tp_flow.c runs it), and the count of
+ * armed timers at exit. Created and freed by main; slots are returned
+ * under ft->reclaim_lock.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <rte_errno.h>
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+
+#include "tp_ctx.h"
+#include "datapath/tp_flow.h"
+#include "datapath/tp_flow_table.h"
+
+/* Least room for slots of ended flows (see tp_flow_room()). */
+#define TP_ROOM_MIN 1024u
+#define TP_ROOM_IN_FLIGHT 65536u
+
+/* Give a slot back: called by the defer queue once no RX lcore can still
+ * hold the position from a lookup. Runs under ft->reclaim_lock.
+ */
+static void
+tp_flow_free_cb(void *p, void *e, unsigned int n)
+{
+	struct tp_ctx *ctx = p;
+	struct tp_flow_table *ft = &ctx->ft;
+	const uint32_t *pos = e;
+	struct tp_flow *f;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		f = &ft->entries[pos[i]];
+		/* DEAD with no reference left -> FREE. */
+		RTE_ASSERT(tp_ref_is_dead(__atomic_load_n(&f->ref,
+							  __ATOMIC_RELAXED)) &&
+			   (__atomic_load_n(&f->ref, __ATOMIC_RELAXED) &
+			    TP_REF_COUNT_MASK) == 0);
+		memset(f->pkts, 0, sizeof(f->pkts));
+		memset(f->bytes, 0, sizeof(f->bytes));
+		memset(f->tcp_flags, 0, sizeof(f->tcp_flags));
+		f->tim.state = RTE_EVENT_TIMER_NOT_ARMED;
+		f->key = NULL;	/* the key slot goes back below */
+		/* The entry must read FREE before the position can be
+		 * handed out again by rte_hash_add_key_with_hash().
+		 */
+		__atomic_store_n(&f->ref, TP_REF_FREE, __ATOMIC_RELEASE);
+		rte_hash_free_key_with_position(ft->h, pos[i]);
+		ft->reclaimed++;
+	}
+}
+
+/*
+ * Slots beyond --flows: an ended flow (no longer counted in nb_live) holds
+ * its slot until its last reference is gone and an RCU grace period has
+ * passed. References are held by packets and timer events in flight, so
+ * the slots waiting are bounded by the mbufs and events, not by --flows:
+ * the room is a quarter of --flows (as it always was) only up to twice
+ * the events and mbufs (at least TP_ROOM_IN_FLIGHT, which covers the
+ * default 8192-mbuf pool many times over). Were it ever short, a new flow
+ * finds ENOSPC, reclaims and retries, and is then a counted table_full
+ * drop, never a lost record.
+ */
+static uint32_t
+tp_flow_room(const struct tp_config *cfg)
+{
+	uint64_t in_flight = 2 * ((uint64_t)cfg->nb_events + cfg->nb_mbufs);
+
+	in_flight = RTE_MAX(in_flight, (uint64_t)TP_ROOM_IN_FLIGHT);
+	return RTE_MAX((uint32_t)RTE_MIN((uint64_t)cfg->nb_flows / 4,
+					 in_flight), TP_ROOM_MIN);
+}
+
+/*
+ * The entries: anonymous memory of this process, on transparent 2-MB
+ * pages where the kernel gives them (madvise), rather than DPDK's heap.
+ * The kernel hands out zeroed pages as they are first touched, so a table
+ * of millions of flows is ready at once, and unmapping it at exit costs
+ * nothing (DPDK's heap zeroes what it frees). The entries are this
+ * process's alone: timers hold pointers to them, which only the adapter's
+ * service in this process follows.
+ */
+static struct tp_flow *
+tp_flow_entries_map(struct tp_flow_table *ft)
+{
+	const size_t huge = RTE_PGSIZE_2M;
+	size_t len = (size_t)ft->nb_entries * sizeof(struct tp_flow);
+	uintptr_t start;
+	void *p;
+
+	/* Room to start on a 2-MB boundary, where a huge page can go. */
+	len = RTE_ALIGN_CEIL(len, huge) + huge;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	ft->map = p;
+	ft->map_len = len;
+	start = RTE_ALIGN_CEIL((uintptr_t)p, huge);
+	/* Only a hint: 4-KB pages work too. */
+	(void)madvise((void *)start, len - (start - (uintptr_t)p),
+		      MADV_HUGEPAGE);
+	return (struct tp_flow *)start;
+}
+
+/* Flow table setup. 8< */
+int
+tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
+{
+	struct tp_flow_table *ft = &ctx->ft;
+	const uint32_t cap = ctx->cfg->nb_flows;
+	struct rte_hash_parameters hp = {
+		.name = "tp_flows",
+		/* Room for flows that ended but wait for a grace period. */
+		.entries = cap + tp_flow_room(ctx->cfg),
+		.key_len = sizeof(struct tp_flow_key),
+		.hash_func = rte_hash_crc,
+		.hash_func_init_val = 0,
+		.socket_id = (int)rte_socket_id(),
+		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF |
+			      RTE_HASH_EXTRA_FLAGS_MULTI_WRITER_ADD |
+			      RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
+	};
+	struct rte_rcu_qsbr_dq_parameters dqp = { 0 };
+	size_t sz;
+
+	/* The reference word: count, reason and INIT never overlap, and
+	 * every end reason fits its field.
+	 */
+	RTE_BUILD_BUG_ON((TP_REF_COUNT_MASK & TP_REF_REASON_MASK) != 0);
+	RTE_BUILD_BUG_ON((TP_REF_INIT & (TP_REF_COUNT_MASK |
+					 TP_REF_REASON_MASK)) != 0);
+	RTE_BUILD_BUG_ON(TP_END_MAX - 1 >
+			 TP_REF_REASON_MASK >> TP_REF_REASON_SHIFT);
+	/* rte_hash_crc() reads the key 8 bytes at a time, no tail. */
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_key) % 8 != 0);
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_key) != 40);
+	/* Two lines of state and the timer's (docs/sample_app.rst). */
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow) != 3 * RTE_CACHE_LINE_SIZE);
+
+	ft->ops = ops;
+	ft->capacity = cap;
+	ft->h = rte_hash_create(&hp);
+	if (ft->h == NULL) {
+		TP_LOG(ERR, "cannot create the flow table (%u flows): %s",
+		       cap, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	/* Positions go up to rte_hash_max_key_id() (per-lcore caches). */
+	ft->nb_entries = (uint32_t)rte_hash_max_key_id(ft->h) + 1;
+	ft->entries = tp_flow_entries_map(ft);
+	if (ft->entries == NULL)
+		goto nomem;
+	/* Zeroed memory is a free entry: ref TP_REF_FREE, an unlocked
+	 * tim_lock, a timer NOT_ARMED. Nothing else to write.
+	 */
+	RTE_BUILD_BUG_ON(TP_REF_FREE != 0);
+	RTE_BUILD_BUG_ON(RTE_EVENT_TIMER_NOT_ARMED != 0);
+	sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
+	ft->qsv = rte_zmalloc_socket("tp_flow_rcu", sz, RTE_CACHE_LINE_SIZE,
+				     rte_socket_id());
+	if (ft->qsv == NULL || rte_rcu_qsbr_init(ft->qsv, RTE_MAX_LCORE) != 0)
+		goto nomem;
+	dqp.name = "tp_flow_dq";
+	dqp.size = ft->nb_entries;
+	dqp.esize = sizeof(uint32_t);
+	dqp.trigger_reclaim_limit = 32;
+	dqp.max_reclaim_size = 256;
+	dqp.free_fn = tp_flow_free_cb;
+	dqp.p = ctx;
+	dqp.v = ft->qsv;
+	ft->dq = rte_rcu_qsbr_dq_create(&dqp);
+	if (ft->dq == NULL)
+		goto nomem;
+	rte_spinlock_init(&ft->reclaim_lock);
+	TP_LOG(INFO, "flow table: %u flows, %u slots of %zu bytes", cap,
+	       ft->nb_entries, sizeof(struct tp_flow));
+	return 0;
+nomem:
+	TP_LOG(ERR, "out of memory for %u flow entries", ft->nb_entries);
+	tp_flow_table_free(ctx);
+	return -ENOMEM;
+}
+/* >8 End of flow table setup. */
+
+void
+tp_flow_table_free(struct tp_ctx *ctx)
+{
+	struct tp_flow_table *ft = &ctx->ft;
+
+	if (ft->dq != NULL) {
+		/* Every reader is offline by now: this reclaims them all. */
+		rte_spinlock_lock(&ft->reclaim_lock);
+		rte_rcu_qsbr_dq_delete(ft->dq);
+		rte_spinlock_unlock(&ft->reclaim_lock);
+		ft->dq = NULL;
+	}
+	rte_free(ft->qsv);
+	ft->qsv = NULL;
+	if (ft->map != NULL)
+		munmap(ft->map, ft->map_len);
+	ft->map = NULL;
+	ft->entries = NULL;
+	rte_hash_free(ft->h);
+	ft->h = NULL;
+}
+
+int
+tp_flow_table_rcu_register(struct tp_ctx *ctx, unsigned int lcore_id)
+{
+	return rte_rcu_qsbr_thread_register(ctx->ft.qsv, lcore_id);
+}
+
+/* Timers still armed (for the exit check, with every lcore stopped). */
+uint64_t
+tp_flow_table_count_timers(const struct tp_ctx *ctx)
+{
+	const struct tp_flow_table *ft = &ctx->ft;
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < ft->nb_entries; i++)
+		if (ft->entries[i].tim.state == RTE_EVENT_TIMER_ARMED)
+			n++;
+	return n;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _TP_IPFIX_H_
+#define _TP_IPFIX_H_
+
+/*
+ * IPFIX export of flow records (RFC 7011, RFC 5103 biflows): the
+ * exporter's API. Where each part lives:
+ * - tp_ipfix_opts.c: the --ipfix* option checks before EAL (every build);
+ * - tp_ipfix.c: the exporter (with libfixbuf): a bounded ring fed by the
+ *   main lcore's record drain, and a thread of its own that encodes (with
+ *   the encoder, tp_ipfix_enc.h) and sends over UDP, TCP (reconnecting
+ *   with back-off) or to a file (RFC 5655). No lcore ever waits for it: a
+ *   full ring or an absent collector counts records as not sent;
+ * - tp_ipfix_stub.c: the same functions in a build without libfixbuf
+ *   (meson picks one of the two), where the option checks refuse export.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "records/tp_ipfix_types.h"
+
+struct tp_ctx;
+struct tp_config;
+struct tp_flow_record;
+
+/** Start the exporter (ring, encoder, thread). 0 or a negative errno. */
+int tp_ipfix_start(struct tp_ctx *ctx, tp_ipfix_sum_t sum);
+
+/**
+ * Queue one record for export (main lcore, never waits): a full ring
+ * counts it as not sent.
+ */
+void tp_ipfix_submit(struct tp_ctx *ctx, const struct tp_flow_record *r);
+
+/**
+ * Records the exporter's queue takes now (any thread); UINT32_MAX when
+ * export is off.
+ */
+uint32_t tp_ipfix_room(const struct tp_ctx *ctx);
+
+/**
+ * Export what is queued, send the final options record, close and stop
+ * the thread, within a bounded time (records left then are not sent).
+ */
+void tp_ipfix_stop(struct tp_ctx *ctx);
+
+/** Stop (if running) and free the exporter. Idempotent. */
+void tp_ipfix_release(struct tp_ctx *ctx);
+
+#ifdef TP_STAGE_CYCLES
+struct tp_stage_stats;
+/**
+ * The exporter thread's stage cycles (tp_stages.h), read relaxed.
+ *
+ * @return NULL when the exporter is off (or not built).
+ */
+const struct tp_stage_stats *tp_ipfix_stages(const struct tp_ctx *ctx);
+#endif
+
+/** Read the counters (any thread). False when export is off. */
+bool tp_ipfix_stats_get(const struct tp_ctx *ctx, struct tp_ipfix_stats *s);
+
+#endif /* _TP_IPFIX_H_ */

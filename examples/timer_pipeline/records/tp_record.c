@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Flow records (see tp_record.h): built by whoever drops a flow's last
+ * reference, queued on a ring, drained by the main lcore into the sinks
+ * (--flow-log, CSV or JSON lines, through a tp_sink that counts what
+ * reached the file; the IPFIX exporter).
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_ring.h>
+#include <rte_ring_elem.h>
+
+#include "tp_ctx.h"
+#include "records/tp_ipfix.h"
+#include "records/tp_output.h"
+#include "records/tp_sink.h"
+#include "records/tp_record.h"
+#include "setup/tp_replay.h"
+
+#define TP_RECORD_RING_SIZE 65536
+#define TP_DRAIN_BURST 64
+#define TP_LOG_BUF (256 * 1024)	/* the flow log's buffer */
+#define TP_LOG_LINE_MAX 640	/* longest line: JSON, two IPv6 addresses */
+
+/*
+ * The flow log's fields, in order: X(name, kind, value of record r). The
+ * one list the JSON keys, the CSV header and both line formats come
+ * from. Kinds: U an unsigned number, A an address (IPv4 dotted or
+ * RFC 5952 IPv6), S a string (JSON-quoted).
+ */
+#define TP_RECORD_FIELDS(X)						\
+	X("serial", U, r->serial)					\
+	X("ip_version", U, r->ipver)					\
+	X("proto", U, r->proto)						\
+	X("src", A, r->src_addr)					\
+	X("sport", U, r->src_port)					\
+	X("dst", A, r->dst_addr)					\
+	X("dport", U, r->dst_port)					\
+	X("vlan", U, r->vlan[0])					\
+	X("vlan_inner", U, r->vlan[1])					\
+	X("first_ns", U, r->first_ns)					\
+	X("last_ns", U, r->last_ns)					\
+	X("packets_fwd", U, r->pkts[0])					\
+	X("bytes_fwd", U, r->bytes[0])					\
+	X("packets_rev", U, r->pkts[1])					\
+	X("bytes_rev", U, r->bytes[1])					\
+	X("tcp_flags_fwd", U, r->tcp_flags[0])				\
+	X("tcp_flags_rev", U, r->tcp_flags[1])				\
+	X("end_reason", S, tp_flow_end_reason_name(r->end_reason))		\
+	X("end_reason_code", U, r->end_reason)
+
+/* The CSV header line, from the field list (built once). */
+static size_t
+tp_csv_header(char *out, size_t len)
+{
+#define TP_HDR_NAME(name, kind, val) name,
+	static const char *const names[] = {
+		TP_RECORD_FIELDS(TP_HDR_NAME)
+	};
+#undef TP_HDR_NAME
+	size_t n = 0, k, i;
+
+	for (i = 0; i < RTE_DIM(names); i++) {
+		k = strlen(names[i]);
+		if (n + k + 2 > len)
+			return 0;
+		memcpy(out + n, names[i], k);
+		n += k;
+		out[n++] = i + 1 < RTE_DIM(names) ? ',' : '\n';
+	}
+	return n;
+}
+
+int
+tp_record_init(struct tp_ctx *ctx)
+{
+	struct tp_records *rec = &ctx->rec;
+	const struct tp_config *cfg = ctx->cfg;
+	int ret;
+
+	/* A ring element is a whole number of 4-byte words; the pads are
+	 * explicit, so no byte of a record is left unset.
+	 */
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_record) % 4 != 0);
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_record) != 144);
+	RTE_BUILD_BUG_ON(TP_END_MAX > UINT8_MAX);
+	rec->ring = rte_ring_create_elem("tp_records",
+					 sizeof(struct tp_flow_record),
+					 TP_RECORD_RING_SIZE, rte_socket_id(),
+					 RING_F_SC_DEQ);
+	if (rec->ring == NULL) {
+		TP_LOG(ERR, "cannot create the record ring: %s",
+		       rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	tp_replay_clock_init(ctx);	/* the clock of the records */
+	if (cfg->flow_log[0] == '\0')
+		return 0;
+	/* Checked before EAL (tp_preflight.c); the open checks again. */
+	ret = tp_sink_open(&rec->log, "--flow-log", cfg->flow_log,
+			   TP_LOG_BUF);
+	if (ret < 0) {
+		tp_record_free(ctx);
+		return ret;
+	}
+	rec->log_on = true;
+	if (cfg->log_format == TP_LOG_CSV) {
+		char hdr[TP_LOG_LINE_MAX];
+
+		tp_sink_put(&rec->log, hdr, tp_csv_header(hdr, sizeof(hdr)), 0);
+	}
+	return 0;
+}
+
+int
+tp_record_close(struct tp_ctx *ctx)
+{
+	return ctx->rec.log_on ? tp_sink_close(&ctx->rec.log) : 0;
+}
+
+void
+tp_record_free(struct tp_ctx *ctx)
+{
+	struct tp_records *rec = &ctx->rec;
+
+	if (rec->ring != NULL)
+		tp_record_drain(ctx);
+	tp_record_close(ctx);
+	rte_ring_free(rec->ring);
+	rec->ring = NULL;
+}
+
+bool
+tp_record_wanted(const struct tp_ctx *ctx)
+{
+	return ctx->rec.log_on || ctx->ipfix != NULL;
+}
+
+/* Build the record of a flow whose last reference is gone. 8< */
+void
+tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
+	       const struct tp_flow *f, enum tp_end_reason reason)
+{
+	struct tp_flow_record r;
+	const unsigned int a = f->init_lo ? 0 : 1;	/* initiator end */
+	const uint8_t ipver = tp_key_ipver(f->key);
+	const unsigned int alen = ipver == 4 ? 4 : 16;
+
+	RTE_SET_USED(lc);
+	if (!tp_record_wanted(ctx))
+		return;
+	memset(&r, 0, sizeof(r));
+	memcpy(r.src_addr, tp_key_addr(f->key, a), alen);
+	memcpy(r.dst_addr, tp_key_addr(f->key, a ^ 1), alen);
+	r.src_port = rte_be_to_cpu_16(f->key->port[a]);
+	r.dst_port = rte_be_to_cpu_16(f->key->port[a ^ 1]);
+	r.vlan[0] = f->key->vlan0;
+	r.vlan[1] = f->key->vlan1;
+	r.ipver = ipver;
+	r.proto = f->key->proto;
+	r.first_ns = tp_replay_ts_to_ns(ctx, f->first_ts);
+	r.last_ns = tp_replay_ts_to_ns(ctx, RTE_MAX(f->last_ts[0],
+						   f->last_ts[1]));
+	/* Each direction's own first and last packet (--ipfix-flows uni). */
+	r.dir_first_ns[0] = r.first_ns;
+	r.dir_last_ns[0] = tp_replay_ts_to_ns(ctx, f->last_ts[0]);
+	if (f->pkts[1] > 0) {
+		r.dir_first_ns[1] = tp_replay_ts_to_ns(ctx, f->rev_first_ts);
+		r.dir_last_ns[1] = tp_replay_ts_to_ns(ctx, f->last_ts[1]);
+	}
+	memcpy(r.pkts, f->pkts, sizeof(r.pkts));
+	memcpy(r.bytes, f->bytes, sizeof(r.bytes));
+	memcpy(r.tcp_flags, f->tcp_flags, sizeof(r.tcp_flags));
+	r.serial = f->serial;
+	r.end_reason = reason;
+	r.in_port = f->in_port;
+	r.icmp_type_code = f->icmp_tc;
+	while (rte_ring_mp_enqueue_elem(ctx->rec.ring, &r, sizeof(r)) != 0) {
+		__atomic_fetch_add(&ctx->rec.ring_full, 1, __ATOMIC_RELAXED);
+		if (rte_lcore_id() == ctx->main_lcore)
+			tp_record_drain(ctx);	/* we are the writer */
+		else
+			rte_pause();
+	}
+}
+/* >8 End of building the record. */
+
+/*
+ * One line of the flow log, written by hand rather than by snprintf()
+ * (docs/bench.rst, "Where the cycles go"). A line is at most
+ * TP_LOG_LINE_MAX bytes: every field has a fixed longest form.
+ */
+struct tp_line {
+	char *p;		/* next byte */
+	char *end;		/* one past the last byte of the buffer */
+};
+
+static inline void
+tp_line_put(struct tp_line *l, const char *s, size_t n)
+{
+	if ((size_t)(l->end - l->p) < n) {
+		l->p = l->end;	/* cannot happen: counted as not written */
+		return;
+	}
+	memcpy(l->p, s, n);
+	l->p += n;
+}
+
+static inline void
+tp_line_u64(struct tp_line *l, uint64_t v)
+{
+	char d[20];
+	unsigned int i = sizeof(d);
+
+	do {
+		d[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	tp_line_put(l, d + i, sizeof(d) - i);
+}
+
+static inline void
+tp_line_addr(struct tp_line *l, const struct tp_flow_record *r,
+	     const uint8_t *a)
+{
+	char s[INET6_ADDRSTRLEN];
+	unsigned int i;
+
+	if (r->ipver != 4) {
+		inet_ntop(AF_INET6, a, s, sizeof(s));
+		tp_line_put(l, s, strlen(s));
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		if (i > 0)
+			tp_line_put(l, ".", 1);
+		tp_line_u64(l, a[i]);
+	}
+}
+
+#define TP_LINE_LIT(l, s) tp_line_put(l, s, sizeof(s) - 1)
+#define TP_LINE_U(l, r, v, json) tp_line_u64(l, v)
+#define TP_LINE_A(l, r, v, json) do {					\
+	if (json)							\
+		TP_LINE_LIT(l, "\"");					\
+	tp_line_addr(l, r, v);						\
+	if (json)							\
+		TP_LINE_LIT(l, "\"");					\
+} while (0)
+#define TP_LINE_S(l, r, v, json) do {					\
+	const char *s_ = (v);						\
+									\
+	if (json)							\
+		TP_LINE_LIT(l, "\"");					\
+	tp_line_put(l, s_, strlen(s_));					\
+	if (json)							\
+		TP_LINE_LIT(l, "\"");					\
+} while (0)
+
+/* One line of the flow log into out (len bytes); its length, or len. */
+static int
+tp_record_format(char *out, size_t len, enum tp_log_format fmt,
+		 const struct tp_flow_record *r)
+{
+	struct tp_line l = { .p = out, .end = out + len };
+
+	if (fmt == TP_LOG_CSV) {
+#define TP_CSV_FIELD(name, kind, val) do {				\
+	if (l.p != out)							\
+		TP_LINE_LIT(&l, ",");					\
+	TP_LINE_ ## kind(&l, r, val, false);				\
+} while (0);
+		TP_RECORD_FIELDS(TP_CSV_FIELD)
+#undef TP_CSV_FIELD
+	} else {
+#define TP_JSON_FIELD(name, kind, val) do {				\
+	tp_line_put(&l, l.p == out ? "{" : ",", 1);			\
+	TP_LINE_LIT(&l, "\"" name "\":");				\
+	TP_LINE_ ## kind(&l, r, val, true);				\
+} while (0);
+		TP_RECORD_FIELDS(TP_JSON_FIELD)
+#undef TP_JSON_FIELD
+		TP_LINE_LIT(&l, "}");
+	}
+	TP_LINE_LIT(&l, "\n");
+	return l.p == l.end ? (int)len : (int)(l.p - out);
+}
+
+/* A line into the flow log's sink, or counted there as not written. */
+static void
+tp_record_write(struct tp_sink *log, enum tp_log_format fmt,
+		const struct tp_flow_record *r)
+{
+	char *p = tp_sink_reserve(log, TP_LOG_LINE_MAX);
+	int n = 0;
+
+	if (p != NULL) {
+		n = tp_record_format(p, TP_LOG_LINE_MAX, fmt, r);
+		RTE_ASSERT(n > 0 && n < TP_LOG_LINE_MAX);
+		if (n < 0 || n >= TP_LOG_LINE_MAX)
+			n = 0;	/* cannot happen: counted as not written */
+	}
+	tp_sink_commit(log, (size_t)n, 1);
+}
+
+void
+tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r)
+{
+	if (ctx->rec.log_on)
+		TP_STAGE_RUN(ENCODE, 1, tp_record_write(&ctx->rec.log,
+					ctx->cfg->log_format, r));
+	if (ctx->ipfix != NULL)
+		tp_ipfix_submit(ctx, r);	/* never waits */
+}
+
+uint32_t
+tp_record_room(const struct tp_ctx *ctx)
+{
+	uint32_t room = tp_ipfix_room(ctx), queued;
+
+	if (room == UINT32_MAX || ctx->rec.ring == NULL)
+		return room;
+	queued = rte_ring_count(ctx->rec.ring);
+	return room > queued ? room - queued : 0;
+}
+
+/* Main lcore: hand queued records to the sinks. */
+unsigned int
+tp_record_drain(struct tp_ctx *ctx)
+{
+	struct tp_flow_record r[TP_DRAIN_BURST];
+	struct tp_records *rec = &ctx->rec;
+	unsigned int n, i, total = 0;
+
+	do {
+		n = rte_ring_sc_dequeue_burst_elem(rec->ring, r, sizeof(r[0]),
+						   TP_DRAIN_BURST, NULL);
+		for (i = 0; i < n; i++)
+			tp_record_emit(ctx, &r[i]);
+		total += n;
+	} while (n == TP_DRAIN_BURST);
+	if (total > 0 && rec->log_on)
+		tp_sink_flush(&rec->log);
+	return total;
+}

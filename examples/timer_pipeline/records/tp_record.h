@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _TP_RECORD_H_
+#define _TP_RECORD_H_
+
+/*
+ * Flow records: one per ended flow. Whoever drops a flow's last reference
+ * builds its record (tp_record_push(), any lcore) and queues it on an MP/SC
+ * ring; the main lcore drains the ring (tp_record_drain()) and hands each
+ * record to the sinks in tp_record_emit(), so no fast-path lcore does file
+ * or socket I/O.
+ *
+ * Adding a sink (an exporter): give it a flag or handle in struct
+ * tp_records, make tp_record_wanted() true when it is on (records are
+ * only built when some sink wants them), and call it in tp_record_emit()
+ * beside the flow log's writer. It runs on the main lcore only.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_ring.h>
+
+#include "datapath/tp_flow.h"
+#include "records/tp_output.h"
+#include "records/tp_record_types.h"
+#include "records/tp_sink.h"
+
+struct tp_ctx;
+struct tp_lcore;
+
+/**
+ * Create the record ring and open --flow-log (if set).
+ *
+ * @return 0, or a negative errno (logged).
+ */
+int tp_record_init(struct tp_ctx *ctx);
+
+/**
+ * Close the flow log (after the last drain): what it holds is final.
+ *
+ * @return 0, or -1 when some record is not in it (counted).
+ */
+int tp_record_close(struct tp_ctx *ctx);
+
+/** Drain what is queued, close the log, free the ring. Idempotent. */
+void tp_record_free(struct tp_ctx *ctx);
+
+/** True when some sink takes records; otherwise none is built. */
+bool tp_record_wanted(const struct tp_ctx *ctx);
+
+/**
+ * Build the record of a flow whose last reference is gone and queue it.
+ * Any lcore; waits (counting ctx->rec.ring_full) while the ring is full,
+ * draining it itself on the main lcore.
+ */
+void tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
+		    const struct tp_flow *f, enum tp_end_reason reason);
+
+/**
+ * Hand one drained record to every sink (main lcore). The one place a
+ * record leaves the pipeline: an exporter is called here.
+ */
+void tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r);
+
+/**
+ * Records the sinks take now without counting any as not sent: room in
+ * the IPFIX queue less the records still in the ring (UINT32_MAX when no
+ * sink can refuse one; the flow log writes each record in place).
+ */
+uint32_t tp_record_room(const struct tp_ctx *ctx);
+
+/**
+ * Main lcore: drain the ring through tp_record_emit().
+ *
+ * @return Records drained.
+ */
+unsigned int tp_record_drain(struct tp_ctx *ctx);
+
+#endif /* _TP_RECORD_H_ */

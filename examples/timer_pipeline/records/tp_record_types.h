@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _TP_RECORD_TYPES_H_
+#define _TP_RECORD_TYPES_H_
+
+/*
+ * A flow record and the record writer's state (tp_record.h has the
+ * functions): filled by any lcore, drained by the main lcore.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ring.h>
+
+#include "datapath/tp_flow_types.h"
+#include "records/tp_sink.h"
+
+/** One flow record, as queued from the lcores to the writer (main). */
+struct tp_flow_record {
+	uint8_t src_addr[16];	/**< Initiator address. */
+	uint8_t dst_addr[16];	/**< Responder address. */
+	uint64_t first_ns;	/**< First packet, ns since the epoch. */
+	uint64_t last_ns;	/**< Last packet, ns since the epoch. */
+	uint64_t dir_first_ns[2]; /**< First packet per direction, 0 none. */
+	uint64_t dir_last_ns[2]; /**< Last packet per direction, 0 none. */
+	uint64_t pkts[2];	/**< Packets: forward, reverse. */
+	uint64_t bytes[2];	/**< Bytes: forward, reverse. */
+	uint64_t serial;	/**< Flow serial. */
+	uint16_t src_port;	/**< Initiator port (host order). */
+	uint16_t dst_port;	/**< Responder port (host order). */
+	uint16_t vlan[2];	/**< Outer, inner VLAN id. */
+	uint8_t ipver;		/**< 4 or 6. */
+	uint8_t proto;		/**< IP protocol. */
+	uint8_t tcp_flags[2];	/**< TCP flags: forward, reverse. */
+	uint8_t end_reason;	/**< enum tp_end_reason. */
+	uint8_t pad[3];
+	uint16_t in_port;	/**< Port of the flow's first packet. */
+	uint16_t icmp_type_code; /**< ICMP type << 8 | code, else 0. */
+	uint32_t pad2;
+};
+
+/** Record writer state (main lcore). */
+struct tp_records {
+	struct rte_ring *ring;	/**< tp_flow_record, MP/SC. */
+	struct tp_sink log;	/**< --flow-log (main lcore), if log_on. */
+	bool log_on;		/**< --flow-log is open or was. */
+	uint64_t ring_full;	/**< Pushes that had to wait (atomic). */
+};
+
+#endif /* _TP_RECORD_TYPES_H_ */

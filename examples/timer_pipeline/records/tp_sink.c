@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * The record sink (see tp_sink.h): a buffered output file that counts the
+ * records that reached it and those that did not. A sink is used by one
+ * thread; its two counters are stored atomically for readers.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_debug.h>
+
+#include "datapath/tp_stages.h"
+#include "tp_log.h"
+#include "records/tp_output.h"
+#include "records/tp_sink.h"
+
+static void
+tp_sink_add(uint64_t *ctr, uint64_t n)
+{
+	__atomic_store_n(ctr, *ctr + n, __ATOMIC_RELAXED);
+}
+
+static void
+tp_sink_free(struct tp_sink *s)
+{
+	free(s->buf);
+	free(s->ends);
+	free(s->nrecs);
+	s->buf = NULL;
+	s->ends = NULL;
+	s->nrecs = NULL;
+	s->cap = 0;
+	s->max_pieces = 0;
+}
+
+int
+tp_sink_open(struct tp_sink *s, const char *opt, const char *path,
+	     size_t cap)
+{
+	struct stat st;
+	int fd;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	s->opt = opt;
+	s->path = path;
+	if (cap > 0) {
+		/* A piece is at least a line: 32 bytes or more. */
+		s->max_pieces = (unsigned int)(cap / 32 + 1);
+		s->buf = malloc(cap);
+		s->ends = calloc(s->max_pieces, sizeof(*s->ends));
+		s->nrecs = calloc(s->max_pieces, sizeof(*s->nrecs));
+		if (s->buf == NULL || s->ends == NULL || s->nrecs == NULL) {
+			TP_LOG(ERR, "%s: no memory for a %zu-byte buffer", opt,
+			       cap);
+			tp_sink_free(s);
+			return -ENOMEM;
+		}
+		s->cap = cap;
+	}
+	fd = tp_output_open(opt, path);
+	if (fd < 0) {
+		tp_sink_free(s);
+		return fd;
+	}
+	s->fd = fd;
+	s->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	return 0;
+}
+
+/* Write p whole, or return a positive errno; *done: bytes written. */
+static int
+tp_sink_write_loop(struct tp_sink *s, const char *p, size_t len,
+		  size_t *done)
+{
+	ssize_t n;
+
+	*done = 0;
+	while (len > 0) {
+		n = write(s->fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return EIO;
+		p += n;
+		len -= (size_t)n;
+		*done += (size_t)n;
+	}
+	return 0;
+}
+
+/* tp_sink_write_loop(), the stage record_write (tp_stages.h). */
+static inline int
+tp_sink_write_all(struct tp_sink *s, const char *p, size_t len,
+		  size_t *done)
+{
+	return TP_STAGE_RET(WRITE, 1, tp_sink_write_loop(s, p, len, done));
+}
+
+/*
+ * The first error, after 'done' bytes of the buffer reached the file: the
+ * whole pieces among them stay (their records are written), the file is
+ * cut back to them so that no piece is torn, and the sink takes no more.
+ * 'nrec': records of an unbuffered piece that failed too. Logged once.
+ */
+static void
+tp_sink_fail(struct tp_sink *s, int err, size_t done, unsigned int nrec)
+{
+	unsigned int i, kept = 0;
+
+	for (i = 0; i < s->pieces && s->ends[i] <= done; i++) {
+		kept += s->nrecs[i];
+		s->size = (off_t)((size_t)s->size + s->ends[i] -
+				  (i > 0 ? s->ends[i - 1] : 0));
+	}
+	s->err = err;
+	if (s->regular && ftruncate(s->fd, s->size) != 0)
+		TP_LOG(WARNING, "%s '%s': cannot cut back a partial record: "
+		       "%s", s->opt, s->path, strerror(errno));
+	tp_sink_add(&s->written, kept);
+	tp_sink_add(&s->not_written, s->pending - kept + (uint64_t)nrec);
+	s->pending = 0;
+	s->pieces = 0;
+	s->len = 0;
+	TP_LOG(ERR, "%s '%s': write failed: %s; %" PRIu64 " records are in "
+	       "the file, every later one is lost (counted as not written)",
+	       s->opt, s->path, strerror(err), s->written);
+}
+
+static bool
+tp_sink_dead(const struct tp_sink *s)
+{
+	return s->fd < 0 || s->err != 0;
+}
+
+int
+tp_sink_flush(struct tp_sink *s)
+{
+	size_t done;
+	int err;
+
+	if (tp_sink_dead(s))
+		return s->err != 0 ? -1 : 0;
+	if (s->len == 0)
+		return 0;
+	err = tp_sink_write_all(s, s->buf, s->len, &done);
+	if (err != 0) {
+		tp_sink_fail(s, err, done, 0);
+		return -1;
+	}
+	s->size += (off_t)s->len;
+	tp_sink_add(&s->written, s->pending);
+	s->pending = 0;
+	s->pieces = 0;
+	s->len = 0;
+	return 0;
+}
+
+/* A piece of len bytes, nrec records, now at the end of buf. */
+static void
+tp_sink_piece(struct tp_sink *s, size_t len, unsigned int nrec)
+{
+	s->len += len;
+	s->ends[s->pieces] = s->len;
+	s->nrecs[s->pieces++] = nrec;
+	s->pending += nrec;
+}
+
+char *
+tp_sink_reserve(struct tp_sink *s, size_t max)
+{
+	if (tp_sink_dead(s) || max > s->cap)
+		return NULL;
+	if ((s->cap - s->len < max || s->pieces == s->max_pieces) &&
+	    tp_sink_flush(s) != 0)
+		return NULL;
+	return s->buf + s->len;
+}
+
+void
+tp_sink_commit(struct tp_sink *s, size_t len, unsigned int nrec)
+{
+	if (tp_sink_dead(s) || len == 0) {
+		tp_sink_add(&s->not_written, nrec);
+		return;
+	}
+	RTE_ASSERT(len <= s->cap - s->len && s->pieces < s->max_pieces);
+	tp_sink_piece(s, len, nrec);
+}
+
+int
+tp_sink_put(struct tp_sink *s, const void *p, size_t len, unsigned int nrec)
+{
+	size_t done;
+	int err;
+
+	if (tp_sink_dead(s)) {
+		tp_sink_add(&s->not_written, nrec);
+		return -1;
+	}
+	if (len == 0) {
+		tp_sink_add(&s->written, nrec);
+		return 0;
+	}
+	if (len <= s->cap) {
+		if ((s->cap - s->len < len || s->pieces == s->max_pieces) &&
+		    tp_sink_flush(s) != 0) {
+			tp_sink_add(&s->not_written, nrec);
+			return -1;
+		}
+		memcpy(s->buf + s->len, p, len);
+		tp_sink_piece(s, len, nrec);
+		return 0;
+	}
+	if (tp_sink_flush(s) != 0) {
+		tp_sink_add(&s->not_written, nrec);
+		return -1;
+	}
+	err = tp_sink_write_all(s, p, len, &done);
+	if (err != 0) {
+		tp_sink_fail(s, err, 0, nrec);	/* the piece is not whole */
+		return -1;
+	}
+	s->size += (off_t)len;
+	tp_sink_add(&s->written, nrec);
+	return 0;
+}
+
+int
+tp_sink_close(struct tp_sink *s)
+{
+	if (s->fd >= 0) {
+		tp_sink_flush(s);
+		if (close(s->fd) != 0 && s->err == 0) {
+			s->err = errno;
+			TP_LOG(ERR, "%s '%s': close failed: %s; its %" PRIu64
+			       " records are in doubt, counted as lost",
+			       s->opt, s->path, strerror(s->err), s->written);
+			tp_sink_add(&s->not_written, s->written);
+			__atomic_store_n(&s->written, 0, __ATOMIC_RELAXED);
+		}
+		s->fd = -1;
+	}
+	tp_sink_free(s);
+	return s->not_written > 0 ? -1 : 0;
+}
+
+void
+tp_sink_counts(const struct tp_sink *s, uint64_t *written,
+	       uint64_t *not_written)
+{
+	*written = __atomic_load_n(&s->written, __ATOMIC_RELAXED);
+	*not_written = __atomic_load_n(&s->not_written, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Checks before EAL starts (main thread, no lock): the files and
+ * interfaces named in the --vdev arguments and the outputs named by the
+ * options, one message naming the file and the problem; and the rewrite
+ * of argv that points net_pcap at the filtered copy of a capture with
+ * oversize records. Each input is registered with tp_output.c, which
+ * refuses any output that is one.
+ */
+
+#include <errno.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+
+#include "setup/tp_capture.h"
+#include "setup/tp_option.h"
+#include "setup/tp_live.h"
+#include "records/tp_output.h"
+#include "setup/tp_preflight.h"
+
+/* One message naming the file and the problem; the caller exits 2. */
+static void __rte_format_printf(1, 2)
+tp_file_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tp_config_error_vprintf("", fmt, ap);
+	va_end(ap);
+}
+
+#define TP_MAX_CAPTURES 64
+
+/*
+ * "the rx_pcap capture of --vdev net_pcap0", "tx_pcap of --vdev
+ * net_pcap0": names tp_output.c keeps for its messages, so they live as
+ * long as the run.
+ */
+static const char *
+tp_preflight_name(const char *fmt, const char *vdev)
+{
+	static char names[2 * TP_MAX_CAPTURES][96];
+	static unsigned int n;
+
+	if (n == RTE_DIM(names))
+		return "a file of a --vdev";
+	snprintf(names[n], sizeof(names[n]), fmt, vdev);
+	return names[n++];
+}
+
+/* A file the run reads: no output may be it (tp_output.h). */
+static int
+tp_preflight_input(const char *path, const char *what)
+{
+	if (tp_output_add_input(path, what) == 0)
+		return 0;
+	tp_file_error("'%s': too many input files to check the outputs "
+		      "against", path);
+	return -1;
+}
+
+/* An rx_pcap capture: what net_pcap will read must be what we expect. */
+static int
+tp_check_rx_pcap(const char *vdev, const char *path, bool infinite,
+		 const struct tp_config *cfg)
+{
+	if (tp_capture_check(vdev, path, infinite, cfg->stop_when_done,
+			     cfg->replay_pace) == NULL)
+		return -1;
+	return tp_preflight_input(path, tp_preflight_name("the rx_pcap "
+				  "capture of --vdev %s", vdev));
+}
+
+/*
+ * A file that we, or net_pcap for tx_pcap, will create or truncate
+ * (tp_output_check()). what: "--flow-log" or "tx_pcap of --vdev
+ * net_pcap0", for the messages; it must live as long as the run.
+ */
+static int
+tp_check_output(const char *what, const char *path)
+{
+	char why[PATH_MAX + 96];
+
+	if (tp_output_check(what, path, why, sizeof(why)) == 0)
+		return 0;
+	tp_file_error("%s '%s' %s", what, path, why);
+	return -1;
+}
+
+/*
+ * The devargs of a --vdev, or NULL. EAL takes "--vdev=ARGS", "--vdev ARGS"
+ * and, through getopt_long, unambiguous prefixes such as "--vd".
+ */
+static const char *
+tp_vdev_arg(int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *eq = strchr(a, '=');
+	size_t len = eq != NULL ? (size_t)(eq - a) : strlen(a);
+
+	if (len < 4 || len > 6 || strncmp(a, "--vdev", len) != 0)
+		return NULL;
+	if (eq != NULL)
+		return eq + 1;
+	if (*i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
+/*
+ * Call fn on each key=value of every net_pcap vdev (live: of every vdev
+ * of a live input driver, tp_live.h); stop on an error.
+ */
+static int
+tp_vdevs_walk(int argc, char **argv, bool live, int (*fn)(const char *vdev,
+	      const char *key, const char *val, bool infinite,
+	      const struct tp_config *cfg), const struct tp_config *cfg)
+{
+	char args[4096], *tok, *save, *name;
+	const char *da;
+	bool infinite;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		da = tp_vdev_arg(argc, argv, &i);
+		if (da == NULL || (live ? !tp_live_vdev(da) :
+				   strncmp(da, "net_pcap", 8) != 0 &&
+				   strncmp(da, "eth_pcap", 8) != 0))
+			continue;
+		if (strlen(da) >= sizeof(args)) {
+			tp_file_error("--vdev %.32s...: arguments too long", da);
+			return -1;
+		}
+		infinite = strstr(da, "infinite_rx=1") != NULL;
+		snprintf(args, sizeof(args), "%s", da);
+		save = NULL;
+		name = strtok_r(args, ",", &save);
+		for (tok = strtok_r(NULL, ",", &save); tok != NULL;
+		     tok = strtok_r(NULL, ",", &save)) {
+			char *eq = strchr(tok, '=');
+
+			if (eq == NULL)
+				continue;
+			*eq = '\0';
+			if (fn(name, tok, eq + 1, infinite, cfg) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+tp_check_rx_kv(const char *vdev, const char *key, const char *val,
+	       bool infinite, const struct tp_config *cfg)
+{
+	if (strcmp(key, "rx_pcap") != 0)
+		return 0;
+	return tp_check_rx_pcap(vdev, val, infinite, cfg);
+}
+
+/* Linux ARPHRD_ types of the interfaces libpcap reads as Ethernet. */
+#define TP_ARPHRD_ETHER 1
+#define TP_ARPHRD_LOOPBACK 772
+
+/*
+ * A live interface (iface=, rx_iface=, rx_iface_in=, tx_iface= of
+ * net_pcap; iface= of net_af_packet and net_af_xdp): it exists, in our
+ * network namespace, and is Ethernet. The driver's own failure comes
+ * after EAL and names neither.
+ */
+static int
+tp_check_iface_kv(const char *vdev, const char *key, const char *val,
+		  bool infinite, const struct tp_config *cfg)
+{
+	struct ifreq ifr;
+	int fd, ret = 0;
+
+	RTE_SET_USED(infinite);
+	RTE_SET_USED(cfg);
+	if (strcmp(key, "iface") != 0 && strcmp(key, "rx_iface") != 0 &&
+	    strcmp(key, "rx_iface_in") != 0 && strcmp(key, "tx_iface") != 0)
+		return 0;
+	if (strlen(val) >= sizeof(ifr.ifr_name) || if_nametoindex(val) == 0) {
+		tp_file_error("--vdev %s: %s '%s': no such network interface "
+			      "(see ip link)", vdev, key, val);
+		return -1;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", val);
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && ioctl(fd, SIOCGIFHWADDR, &ifr) == 0 &&
+	    ifr.ifr_hwaddr.sa_family != TP_ARPHRD_ETHER &&
+	    ifr.ifr_hwaddr.sa_family != TP_ARPHRD_LOOPBACK) {
+		tp_file_error("--vdev %s: %s '%s' is not an Ethernet interface "
+			      "(ARPHRD type %u): the pipeline reads live "
+			      "Ethernet interfaces only", vdev, key, val,
+			      ifr.ifr_hwaddr.sa_family);
+		ret = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+static int
+tp_check_tx_kv(const char *vdev, const char *key, const char *val,
+	       bool infinite, const struct tp_config *cfg)
+{
+	RTE_SET_USED(infinite);
+	RTE_SET_USED(cfg);
+	if (strcmp(key, "tx_pcap") != 0)
+		return 0;
+	return tp_check_output(tp_preflight_name("tx_pcap of --vdev %s",
+						 vdev), val);
+}
+
+/*
+ * The devargs of one net_pcap vdev with each rx_pcap naming what net_pcap
+ * must read: the filtered copy of a capture with oversize records. Static:
+ * EAL keeps pointers into argv until the end.
+ */
+static char *
+tp_feed_devargs(const char *prefix, const char *da)
+{
+	static char out[TP_MAX_CAPTURES][8192];
+	static unsigned int n;
+	char args[4096], *tok, *save = NULL;
+	const struct tp_capture *cap;
+	size_t len;
+	int w;
+
+	if (n == TP_MAX_CAPTURES || strlen(da) >= sizeof(args))
+		return NULL;
+	snprintf(args, sizeof(args), "%s", da);
+	len = (size_t)snprintf(out[n], sizeof(out[n]), "%s", prefix);
+	for (tok = strtok_r(args, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		cap = strncmp(tok, "rx_pcap=", 8) == 0 ?
+			tp_capture_find(tok + 8) : NULL;
+		w = snprintf(out[n] + len, sizeof(out[n]) - len, "%s%s%s",
+			     tok == args ? "" : ",",
+			     cap != NULL ? "rx_pcap=" : "",
+			     cap != NULL ? cap->feed : tok);
+		if (w < 0 || len + (size_t)w >= sizeof(out[n]))
+			return NULL;
+		len += (size_t)w;
+	}
+	return out[n++];
+}
+
+/* Point net_pcap at the filtered copies (argv is ours: main's copy). */
+static int
+tp_feed_argv(int argc, char **argv)
+{
+	const char *da;
+	char prefix[16];
+	int i, at;
+
+	for (i = 1; i < argc; i++) {
+		at = i;
+		da = tp_vdev_arg(argc, argv, &i);
+		if (da == NULL || strstr(da, "rx_pcap=") == NULL ||
+		    (strncmp(da, "net_pcap", 8) != 0 &&
+		     strncmp(da, "eth_pcap", 8) != 0))
+			continue;
+		prefix[0] = '\0';
+		if (i == at)	/* "--vdev=ARGS" */
+			snprintf(prefix, sizeof(prefix), "%.*s",
+				 (int)(da - argv[at]), argv[at]);
+		argv[i] = tp_feed_devargs(prefix, da);
+		if (argv[i] == NULL) {
+			tp_file_error("--vdev %.32s...: arguments too long", da);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Files named on the command line, checked before EAL starts. 8< */
+int
+tp_preflight_check_files(int argc, char **argv, const struct tp_config *cfg)
+{
+	if ((cfg->config_file[0] != '\0' &&
+	     tp_preflight_input(cfg->config_file, "the --config file") < 0) ||
+	    tp_vdevs_walk(argc, argv, false, tp_check_rx_kv, cfg) < 0 ||
+	    tp_vdevs_walk(argc, argv, false, tp_check_tx_kv, cfg) < 0 ||
+	    tp_vdevs_walk(argc, argv, true, tp_check_iface_kv, cfg) < 0 ||
+	    tp_feed_argv(argc, argv) < 0)
+		return -1;
+	if (cfg->flow_log[0] != '\0' &&
+	    tp_check_output("--flow-log", cfg->flow_log) < 0)
+		return -1;
+	if (cfg->summary_json[0] != '\0' &&
+	    tp_check_output("--summary-json", cfg->summary_json) < 0)
+		return -1;
+	if (cfg->stats_json[0] != '\0' &&
+	    tp_check_output("--stats-json", cfg->stats_json) < 0)
+		return -1;
+	return 0;
+}
+/* >8 End of checking the files. */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Service lcores: a service (the event scheduler, the timer adapter) is
+ * mapped to the service lcore running the fewest. Setup only, main lcore.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_service.h>
+
+#include "tp_ctx.h"
+#include "setup/tp_service.h"
+
+/* Map a service to the service lcore running the fewest services. 8< */
+int
+tp_service_map(uint32_t service_id, const char *what)
+{
+	uint32_t lcores[RTE_MAX_LCORE], best = RTE_MAX_LCORE;
+	int32_t n, i, load, best_load = INT32_MAX;
+	int ret;
+
+	n = rte_service_lcore_list(lcores, RTE_DIM(lcores));
+	if (n <= 0) {
+		TP_LOG(ERR, "the %s needs a service lcore: add -S <list> to "
+		       "the EAL options, e.g. -l 0-1 -S 1 (see --help)", what);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		load = rte_service_lcore_count_services(lcores[i]);
+		if (load >= 0 && load < best_load) {
+			best_load = load;
+			best = lcores[i];
+		}
+	}
+	ret = rte_service_map_lcore_set(service_id, best, 1);
+	if (ret < 0) {
+		TP_LOG(ERR, "cannot map the %s to lcore %u: %s", what, best,
+		       strerror(-ret));
+		return ret;
+	}
+	ret = rte_service_lcore_start(best);
+	if (ret < 0 && ret != -EALREADY) {
+		TP_LOG(ERR, "cannot start service lcore %u: %s", best,
+		       strerror(-ret));
+		return ret;
+	}
+	TP_LOG(INFO, "%s (service %u) runs on service lcore %u", what,
+	       service_id, best);
+	return 0;
+}
+/* >8 End of mapping a service. */
+
