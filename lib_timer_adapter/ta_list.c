@@ -147,8 +147,54 @@ ta_fifo_splice(struct ta_link *fifo, struct ta_link *head)
 	fifo->prev = last;
 }
 
+/*
+ * A run late into tick: the timers of the next tick (key) whose deadline
+ * is at or before now go to the FIFO's tail too, as DPDK's adapter fires
+ * every timer whose deadline has passed when its service ticks. Their key
+ * becomes tick, the collected tick, so that cancel leaves them to the
+ * service (ta_list_cancel()). The bucket is walked in full; the others
+ * stay in it, in order.
+ */
+static void
+ta_list_collect_late(struct ta_list *list, uint64_t key, uint64_t tick,
+		     uint64_t now, struct ta_link *fifo)
+{
+	struct ta_link **slot = ta_radix_find(&list->radix, key);
+	struct ta_link *l, *last;
+
+	if (slot == NULL || *slot == NULL)
+		return;
+	l = *slot;
+	last = l->prev;
+	for (;;) {
+		struct ta_link *next = l->next;
+		const int end = l == last;
+		struct ta_node *node = ta_node_of(l);
+		const struct rte_event_timer *evtim =
+			(const struct rte_event_timer *)node->evtim;
+
+		if (evtim != NULL && evtim->impl_opaque[1] <= now) {
+			const int empty = ta_fifo_unlink(slot, l);
+
+			node->key = tick;
+			l->next = fifo;
+			l->prev = fifo->prev;
+			fifo->prev->next = l;
+			fifo->prev = l;
+			if (empty) {
+				ta_radix_clear(&list->radix, key);
+				return;
+			}
+		}
+		if (end)
+			return;
+		l = next;
+	}
+}
+
 int
-ta_list_collect(struct ta_list *list, uint64_t tick, struct ta_link *fifo)
+ta_list_collect(struct ta_list *list, uint64_t tick, uint64_t late_now,
+		struct ta_link *fifo)
 {
 	struct ta_radix *radix = &list->radix;
 	uint64_t key;
@@ -159,6 +205,10 @@ ta_list_collect(struct ta_list *list, uint64_t tick, struct ta_link *fifo)
 	for (key = ta_radix_next(radix, 0); key <= tick;
 	     key = ta_radix_next(radix, key + 1))
 		ta_fifo_splice(fifo, ta_radix_take(radix, key));
+	if (late_now != 0 && key == tick + 1) {
+		ta_list_collect_late(list, key, tick, late_now, fifo);
+		key = ta_radix_next(radix, key);
+	}
 	list->collected_tick = tick;
 	ta_list_min_update(list, key, TA_MIN_EXACT);
 	return ret;

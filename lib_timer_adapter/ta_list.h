@@ -89,10 +89,14 @@ uint16_t ta_credits_refill(struct timer_adapter *adapter, struct ta_list *list,
 void ta_credits_spill(struct timer_adapter *adapter, struct ta_list *list);
 /*
  * Move the list's due timers (keys <= tick) to the tail of the service's
- * FIFO, far buckets whose time has come first. 0, or -ENOMEM if parked
- * timers could not be indexed (retried at the next tick: late, not lost).
+ * FIFO, far buckets whose time has come first. late_now: 0, or the time
+ * (TSC) of a run late into its tick, which also moves the timers of tick
+ * + 1 in the index whose deadline is at or before it. 0, or -ENOMEM if
+ * parked timers could not be indexed (retried at the next tick: late,
+ * not lost).
  */
-int ta_list_collect(struct ta_list *list, uint64_t tick, struct ta_link *fifo);
+int ta_list_collect(struct ta_list *list, uint64_t tick, uint64_t late_now,
+		    struct ta_link *fifo);
 
 /*
  * Single-writer counter update (a list's accounting under its lock, the

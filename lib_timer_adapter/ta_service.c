@@ -31,21 +31,31 @@
 #include "ta_state.h"
 #include "ta_time.h"
 
+/*
+ * A tick's run is late when it starts at least 1/TA_LATE_FRACTION of a
+ * tick after the tick began (ta_service_func()).
+ */
+#define TA_LATE_FRACTION 64
 
-/* Move every due timer of every used list to the FIFO. */
+/*
+ * Move every due timer of every used list to the FIFO. late_now: 0, or
+ * the time of a run late into its tick (ta_list_collect()).
+ */
 static void
-ta_collect(struct timer_adapter *adapter, uint64_t tick)
+ta_collect(struct timer_adapter *adapter, uint64_t tick, uint64_t late_now)
 {
 	uint32_t i, nb = __atomic_load_n(&adapter->nb_used, __ATOMIC_ACQUIRE);
+	const uint64_t upto = late_now != 0 ? tick + 1 : tick;
 
 	for (i = 0; i < nb; i++) {
 		struct ta_list *list = &adapter->lists[adapter->used_idx[i]];
 
-		if (__atomic_load_n(&list->min_key, __ATOMIC_ACQUIRE) > tick ||
+		if (__atomic_load_n(&list->min_key, __ATOMIC_ACQUIRE) > upto ||
 		    ta_list_lock(adapter, list) < 0)
 			continue;
-		if (unlikely(ta_list_collect(list, tick, &adapter->svc.fifo) <
-			     0) && adapter->svc.far_nomem++ == 0)
+		if (unlikely(ta_list_collect(list, tick, late_now,
+					     &adapter->svc.fifo) < 0) &&
+		    adapter->svc.far_nomem++ == 0)
 			TA_SVC_LOG(ERR, "adapter %u: no memory to index parked "
 				   "timers of list %u; retrying (they will be "
 				   "late)", adapter->id, list->index);
@@ -245,10 +255,22 @@ ta_service_func(void *arg)
 	unsigned int budget = TA_SVC_BUDGET, filled, sent, work = 0;
 
 	if (!svc->ticked || tick > svc->last_tick) {
+		/*
+		 * A run late into its tick (by TA_LATE_FRACTION of a tick or
+		 * more: a descheduled or overloaded service lcore) also fires
+		 * the next tick's timers whose deadline has passed, as DPDK's
+		 * adapter does; on time, the next tick's bucket is not walked.
+		 * Not with the application's clock, whose ticks are exact.
+		 */
+		const uint64_t late = now - tick * adapter->cyc_per_tick;
+		const uint64_t late_now = !adapter->clock_mode &&
+			late >= adapter->cyc_per_tick / TA_LATE_FRACTION ?
+			now : 0;
+
 		svc->ticked = 1;
 		svc->last_tick = tick;
 		ta_counter_add(&svc->stats.adapter_tick_count, 1);
-		ta_collect(adapter, tick);
+		ta_collect(adapter, tick, late_now);
 	}
 	/* Keep going while the device takes events and work remains. */
 	do {

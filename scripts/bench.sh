@@ -31,6 +31,13 @@
 # below a tenth of the adapter's best repetition of the case), and the
 # ratio in each mode.
 #
+# The event_direct hop: timer_bench's arm and cancel at 1M outstanding
+# timers with the event_direct driver loaded, DPDK's API through the
+# driver ("rte") against the library's own call ("direct"), interleaved
+# repetitions (BENCH_HOP_REPS, default 8, --quick 4; 0 skips it):
+# bench/hop.json and a table (tools/bench_hop.py), checked against 2 ns
+# per timer.
+#
 # Layout: lcore 0 produces and consumes, lcore 1 is the service lcore
 # (event_sw scheduler and the adapter's service). On a machine with more
 # CPUs, set BENCH_EAL, e.g. "-l 0-3 -S 2,3": two service lcores put the
@@ -95,6 +102,44 @@ if [ "$CL_REPS" -gt 0 ]; then
 	"$PY" tools/bench_collapse.py "$OUT/closedloop_reps" \
 		"$OUT/closedloop_reps.json" | tee "$OUT/closedloop_reps.txt"
 	bench_stamp "$OUT/closedloop_reps.json"
+fi
+
+# The event_direct hop (docs/event-direct.rst): DPDK's API through the
+# driver ("rte": DPDK's inline call into the driver's op, then the
+# library) against the library's own call ("direct"), arm and cancel at
+# 1M outstanding timers; BENCH_HOP_REPS processes of one repetition each
+# (default 8, --quick 4), the two paths one after the other in each, the
+# order alternating. tools/bench_hop.py: medians, the extra cost per timer
+# and its spread, in bench/hop.json, and whether it is within 2 ns.
+HOP_REPS=${BENCH_HOP_REPS:-$([ "$QUICK" = 1 ] && echo 4 || echo 8)}
+so=$BUILD_DIR/drivers/event_direct/librte_event_direct.so
+if [ "$HOP_REPS" -gt 0 ] && [ -f "$so" ]; then
+	# EAL refuses a plugin under a world-writable folder (/tmp).
+	hop_dir=$(mktemp -d /var/cache/timer_pipeline/bench-hop.XXXXXX 2>/dev/null ||
+		mktemp -d)
+	chmod 755 "$hop_dir"
+	cp "$so" "$hop_dir/"
+	rm -rf "$OUT/hop_reps"
+	mkdir -p "$OUT/hop_reps"
+	for i in $(seq 1 "$HOP_REPS"); do
+		order=$([ $((i % 2)) = 1 ] && echo direct,rte || echo rte,direct)
+		echo "== event_direct hop, repetition $i of $HOP_REPS ($order)"
+		# shellcheck disable=SC2086
+		timeout 600 "$BUILD_DIR/app/timer_bench/dpdk-timer_bench" $EAL \
+			-d "$hop_dir/$(basename "$so")" --vdev=event_sw0 \
+			--vdev=event_direct0 --no-pci --in-memory \
+			--log-level=lib.eal:warning -- --reps 1 --tests arm \
+			--arm-n 1000000 --adapters "$order" \
+			--json "$OUT/hop_reps/rep$i.json" > "$OUT/hop_reps/rep$i.txt"
+	done
+	rm -rf "$hop_dir"
+	hop_rc=0
+	"$PY" tools/bench_hop.py "$OUT/hop_reps" "$OUT/hop.json" |
+		tee "$OUT/hop.txt" || hop_rc=1
+	bench_stamp "$OUT/hop.json"
+	[ "$hop_rc" = 0 ] || echo "bench: the event_direct hop costs more than 2 ns per timer"
+elif [ "$HOP_REPS" -gt 0 ]; then
+	echo "bench: no $so (the event_direct driver was not built): hop step skipped"
 fi
 
 [ "${BENCH_NO_TEST_EVENTDEV:-0}" = 1 ] && exit 0

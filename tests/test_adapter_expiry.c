@@ -4,7 +4,7 @@
 
 /*
  * Suite "adapter", expiry: the event's fields, never early (one timer,
- * many), re-arming, a burst of 4096, the tick count.
+ * many), a late service run, re-arming, a burst of 4096, the tick count.
  */
 
 #include <errno.h>
@@ -113,6 +113,62 @@ TA_CASE(test_expiry_never_early)
 		  (double)tc_cyc_to_ns(t0 + 3 * hz - tev) / 1e6);
 	TP_ASSERT(tev <= t1 + 3 * hz + hz / 5 + hz / 20,
 		  "more than 2 ticks late");
+	TP_ASSERT(ev.event_ptr == t, "event_ptr");
+	TP_ASSERT_EQ(state(t), RTE_EVENT_TIMER_NOT_ARMED, "state");
+	return TP_TEST_OK;
+}
+
+/*
+ * A service run late into its tick also fires the next tick's timers
+ * whose deadline has passed, as DPDK's adapter does (it compares the real
+ * time when it ticks), instead of leaving them to the tick after. Ticks
+ * of 100 ms; a 1-tick timer armed 10 ms into a tick, while the service is
+ * stopped, is due 10 ms into the next tick; the service resumes 40 ms
+ * into that tick: the event comes then, not at the following tick (60 ms
+ * later). DPDK's own suite (event_timer_arm_expiry) gives a 30-tick
+ * timer one tick of margin and fails when a service lcore sharing a CPU
+ * misses the tick just before the deadline.
+ */
+TA_CASE(test_expiry_late_service)
+{
+	struct rte_event_timer *t = timers(1);
+	const uint64_t hz = rte_get_timer_hz();
+	const uint64_t cpt = hz / 10;
+	uint64_t t0, now, tev = 0;
+	struct timer_adapter *a;
+	struct rte_event ev;
+	uint32_t svc;
+
+	TP_ASSERT(t != NULL, "alloc");
+	a = start_adapter(TICK_100MS, MAX_TMO_180S, 1024, 0);
+	TP_ASSERT(a != NULL, "start");
+	TP_ASSERT_EQ(timer_adapter_service_id_get(a, &svc), 0, "service id");
+	/* 10 to 12 ms into a tick. */
+	do {
+		now = rte_get_timer_cycles();
+	} while (now % cpt < cpt / 10 || now % cpt > cpt / 10 + cpt / 50);
+	TP_ASSERT_EQ(rte_service_runstate_set(svc, 0), 0, "stop service");
+	t0 = rte_get_timer_cycles();
+	TP_ASSERT_EQ(arm1(a, t, 1), 1, "arm: %s", tc_errno_name(rte_errno));
+	/* 40 ms into the next tick, 30 ms after the deadline. */
+	while (rte_get_timer_cycles() < t0 + ms_to_cyc(130))
+		tc_sleep_us(500);
+	TP_ASSERT_EQ(rte_service_runstate_set(svc, 1), 0, "resume service");
+	while (rte_get_timer_cycles() < t0 + ms_to_cyc(400)) {
+		if (rte_event_dequeue_burst(tc_env.evdev, TC_TEST_PORT, &ev,
+					    1, 0) == 1) {
+			tev = rte_get_timer_cycles();
+			break;
+		}
+		tc_sleep_us(100);
+	}
+	TP_ASSERT(tev != 0, "no event within 400 ms");
+	printf("    event %.1f ms after arm (service resumed at 130 ms)\n",
+	       (double)tc_cyc_to_ns(tev - t0) / 1e6);
+	TP_ASSERT(tev >= t0 + ms_to_cyc(100), "early");
+	TP_ASSERT(tev < t0 + ms_to_cyc(170),
+		  "fired at the tick after (%.1f ms), not by the late run",
+		  (double)tc_cyc_to_ns(tev - t0) / 1e6);
 	TP_ASSERT(ev.event_ptr == t, "event_ptr");
 	TP_ASSERT_EQ(state(t), RTE_EVENT_TIMER_NOT_ARMED, "state");
 	return TP_TEST_OK;
@@ -244,6 +300,7 @@ static const struct tp_test_case expiry_cases[] = {
 	{ "expiry_event_fields", test_expiry_event_fields },
 	{ "expiry_never_early", test_expiry_never_early },
 	{ "expiry_never_early_many", test_expiry_never_early_many },
+	{ "expiry_late_service", test_expiry_late_service },
 	{ "rearm", test_rearm },
 	{ "burst_4096", test_burst_4096 },
 	{ "tick_count", test_tick_count },

@@ -7,7 +7,7 @@
  *
  *   dpdk-timer_bench [EAL options] -- [--quick] [--reps N]
  *       [--adapters direct,rte,ring] [--tests arm,expiry,...]
- *       [--json FILE]
+ *       [--arm-n N] [--json FILE]
  */
 
 #include <errno.h>
@@ -400,6 +400,8 @@ bench_usage(const char *prg)
 	       "  --quick              short run (CI smoke test; < 2 minutes)\n"
 	       "  --reps N             repetitions per figure (default 3)\n"
 	       "  --adapters LIST      direct,rte,ring (default all)\n"
+	       "  --arm-n N            the arm test at N outstanding timers only\n"
+	       "                       (default 1K, 100K and 1M; --quick 1K, 100K)\n"
 	       "  --tests LIST         comma list of tests (default all):\n",
 	       prg);
 	for (unsigned int i = 0; i < bench_nb_tests; i++)
@@ -476,10 +478,11 @@ bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		{ "adapters", required_argument, NULL, 'a' },
 		{ "tests", required_argument, NULL, 't' },
 		{ "json", required_argument, NULL, 'j' },
+		{ "arm-n", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long v;
+	unsigned long v, arm_n = 0;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -510,6 +513,14 @@ bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		case 'j':
 			o->json_path = optarg;
 			break;
+		case 'n':
+			if (bench_parse_uint(optarg, 100000000, &v) < 0 ||
+			    v == 0) {
+				printf("--arm-n: expected 1..100000000\n");
+				return -1;
+			}
+			arm_n = v;
+			break;
 		default:
 			return -1;
 		}
@@ -519,6 +530,10 @@ bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		return -1;
 	}
 	bench_opts_sizes(o);
+	if (arm_n != 0) {
+		o->arm_n[0] = arm_n;
+		o->nb_arm_n = 1;
+	}
 	return 0;
 }
 
