@@ -6,9 +6,11 @@
 #define _TP_CTX_H_
 
 /*
- * The application context: the log macro, the context (one struct,
- * allocated in main() and passed to everything) and per-lcore state; the
- * per-lcore statistics slots are in tp_slots.h.
+ * The application context: one struct, allocated in main() and passed to
+ * what needs more than its own module's state. It embeds each module's
+ * state (defined next to the module: datapath/tp_lcore_types.h,
+ * datapath/tp_control_types.h, ...) and keeps what ties them together:
+ * the configuration, the clocks' rates, the phase and the launch time.
  */
 
 #include <signal.h>
@@ -26,13 +28,14 @@
 #include "adapter_ops.h"
 #include "tp_log.h"
 #include "cycles.h"
+#include "datapath/tp_control_types.h"
 #include "datapath/tp_flow_types.h"
+#include "datapath/tp_lcore_types.h"
 #include "datapath/tp_stages.h"
 #include "records/tp_record_types.h"
 #include "records/tp_trace_types.h"
 #include "reports/tp_slots.h"
 #include "setup/tp_config.h"
-
 
 /**
  * Quit flag, 1 = graceful stop, 2+ = at once. One of the two mutable
@@ -46,60 +49,6 @@ extern volatile sig_atomic_t tp_quit_signal;
 #define TP_QUEUE_PKT 0
 #define TP_QUEUE_TIMER 1
 #define TP_NB_QUEUES 2
-
-/* Roles of an lcore. */
-#define TP_ROLE_RX (1u << 0)
-#define TP_ROLE_WORKER (1u << 1)
-#define TP_ROLE_CONTROL (1u << 2)	/* main: stats, records, shutdown */
-
-#define TP_MAX_RXQ_PER_LCORE 16
-#define TP_MAX_BURST 128
-
-/** Shutdown phases, advanced by the main lcore only. */
-enum tp_phase {
-	TP_PHASE_RUN,		/**< Normal operation. */
-	TP_PHASE_RX_STOP,	/**< RX lcores stop polling. */
-	TP_PHASE_FLUSH,		/**< Live flows forced to end; drain. */
-	TP_PHASE_STOP,		/**< Every loop returns. */
-};
-
-/** An RX queue polled by an lcore, with its replay-pace stash. */
-struct tp_rxq {
-	uint16_t port;			/**< Ethdev port. */
-	uint16_t queue;			/**< RX queue. */
-	uint16_t stash_head;		/**< Next packet of the stash. */
-	uint16_t stash_nb;		/**< Packets in the stash. */
-	struct rte_mbuf *stash[TP_MAX_BURST]; /**< Received, not yet due. */
-	/** --clock capture (tp_clock.h): the oldest time this queue may
-	 * still deliver (atomic; UINT64_MAX once its input has ended).
-	 */
-	uint64_t clk_ready;
-	uint64_t clk_last;		/**< Newest time delivered (atomic). */
-};
-
-/** Per-lcore state, cache aligned, written by its own lcore only. */
-struct tp_lcore {
-	uint32_t roles;			/**< TP_ROLE_* bits. */
-	uint8_t ev_port;		/**< Event port (RX and/or worker). */
-	uint16_t nb_rxq;		/**< RX queues polled. */
-	uint16_t rxq_next;		/**< Round robin over rxq[]. */
-	uint32_t rcu_id;		/**< RCU reader id (RX lcores). */
-	struct tp_rxq rxq[TP_MAX_RXQ_PER_LCORE]; /**< Polled queues. */
-	uint16_t txq[RTE_MAX_ETHPORTS];	/**< TX queue per port. */
-	struct rte_eth_dev_tx_buffer *txb[RTE_MAX_ETHPORTS]; /**< TX buffer. */
-	uint32_t evict_cursor;		/**< Eviction sampling position. */
-	uint16_t nb_held;		/**< Events of the last dequeue. */
-	uint32_t stashed;		/**< Replay: packets not yet due. */
-	/* --clock capture (tp_clock.h), published with release. */
-	uint64_t clk_sent;		/**< RX: packet events enqueued. */
-	uint64_t clk_pkts;		/**< Worker: packet events done. */
-	uint64_t clk_tims;		/**< Worker: expiry events done. */
-	volatile uint32_t phase_ack;	/**< Last phase this lcore saw. */
-	struct tp_lcore_stats stats;	/**< Counters. */
-#ifdef TP_STAGE_CYCLES
-	struct tp_stage_stats stages;	/**< Stage cycles (tp_stages.h). */
-#endif
-} __rte_cache_aligned;
 
 /** Event device resources. */
 struct tp_evdev {
@@ -206,20 +155,6 @@ struct tp_input {
 	 */
 	uint64_t live_drops_unknown;
 	char live_drops_why[192];
-};
-
-/** The control role's clocks and the run's end (datapath/tp_control.c);
- * main lcore only.
- */
-struct tp_ctl {
-	uint64_t phase_tsc;		/**< When the phase last changed. */
-	uint64_t stop_tsc;		/**< When the run was asked to stop. */
-	uint64_t ctl_next_tsc;		/**< Next control tick. */
-	uint64_t stats_next_tsc;	/**< Next stats screen. */
-	uint64_t rx_seen;		/**< RX total at the last tick. */
-	uint64_t rx_change_tsc;		/**< When it last changed. */
-	const char *stop_reason;	/**< Why the run stopped. */
-	bool aborted;			/**< Second signal or drain timeout. */
 };
 
 /** The --stats-json file (reports/tp_stats_json.c); main lcore only. */

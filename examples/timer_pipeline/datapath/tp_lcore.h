@@ -8,6 +8,8 @@
 /*
  * Lcore roles and the loop that runs them (tp_lcore.c): RX (tp_rx.h),
  * worker (tp_worker.h) and control (tp_control.h), combined per lcore.
+ * Per-lcore state (struct tp_lcore, struct tp_rxq: ctx->lc[]) is in
+ * tp_lcore_types.h.
  */
 
 #include <stdbool.h>
