@@ -36,6 +36,7 @@
 #include "records/tp_trace_types.h"
 #include "reports/tp_slots.h"
 #include "setup/tp_config.h"
+#include "setup/tp_replay.h"
 
 /**
  * Quit flag, 1 = graceful stop, 2+ = at once. One of the two mutable
@@ -65,16 +66,6 @@ struct tp_evdev {
 	uint32_t sched_service_id;	/**< Its service id. */
 	const struct tp_evdev_ops *ops;	/**< Centralised or distributed. */
 	struct rte_event_port_conf port_conf; /**< Worker port conf. */
-};
-
-/** Replay pace and the record clock (tp_replay.h). */
-struct tp_replay {
-	bool cap_clock;			/**< Record clock: capture time (ns). */
-	uint64_t base_cap_ns;		/**< First capture timestamp, 0 = unset. */
-	uint64_t base_tsc;		/**< TSC when it was delivered. */
-	int ts_offset;			/**< Timestamp dynfield, -1 = none. */
-	uint64_t ts_flag;		/**< Its ol_flags bit. */
-	uint64_t ts_unit_ns;		/**< Nanoseconds per dynfield unit. */
 };
 
 /** --clock capture: the flows' clock (tp_clock.h). */

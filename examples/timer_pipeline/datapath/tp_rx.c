@@ -347,7 +347,8 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 	   const struct tp_parsed *pp, uint32_t sig, int32_t pos, uint64_t now)
 {
 	struct tp_pkt_meta *meta = tp_meta(ctx, m);
-	uint64_t ts = tp_replay_ts(ctx, m, now);
+	uint64_t ts = tp_replay_ts(&ctx->replay, m, now, ctx->cfg->replay_pace,
+				   ctx->start_ns, ctx->start_tsc, ctx->hz);
 	struct tp_flow *f;
 	bool created;
 
@@ -410,7 +411,8 @@ tp_rx_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 	const struct tp_config *cfg = ctx->cfg;
 
 	if (cfg->replay_pace)
-		return tp_replay_fetch(ctx, lc, q, pkts, cfg->burst, now);
+		return tp_replay_fetch(&ctx->replay, lc, q, pkts, cfg->burst,
+				       now, cfg->replay_speed, ctx->hz);
 	if (ctx->clk.on) {
 		*pnow = tp_clock_now(ctx);
 		return tp_clock_fetch(ctx, lc, q, pkts, cfg->burst);
@@ -429,7 +431,7 @@ tp_rx_pkt_time(const struct tp_ctx *ctx, const struct rte_mbuf *m,
 {
 	if (!ctx->clk.on)
 		return now;
-	*pnow = RTE_MAX(*pnow, tp_replay_cap_ns(ctx, m));
+	*pnow = RTE_MAX(*pnow, tp_replay_cap_ns(&ctx->replay, m));
 	return *pnow;
 }
 

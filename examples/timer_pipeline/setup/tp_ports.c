@@ -314,7 +314,8 @@ tp_dynfields(struct tp_ctx *ctx)
 		       rte_strerror(rte_errno));
 		return -rte_errno;
 	}
-	return tp_replay_fields_register(ctx);
+	return tp_replay_fields_register(&ctx->replay, ctx->cfg->replay_pace ||
+					 ctx->cfg->clock == TP_CLOCK_CAPTURE);
 }
 
 /*
