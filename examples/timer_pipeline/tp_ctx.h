@@ -35,6 +35,7 @@
 #include "records/tp_record_types.h"
 #include "records/tp_trace_types.h"
 #include "reports/tp_slots.h"
+#include "setup/tp_clock_types.h"
 #include "setup/tp_config.h"
 #include "setup/tp_replay.h"
 
@@ -66,34 +67,6 @@ struct tp_evdev {
 	uint32_t sched_service_id;	/**< Its service id. */
 	const struct tp_evdev_ops *ops;	/**< Centralised or distributed. */
 	struct rte_event_port_conf port_conf; /**< Worker port conf. */
-};
-
-/** --clock capture: the flows' clock (tp_clock.h). */
-struct tp_clock {
-	bool on;			/**< --clock capture. */
-	rte_spinlock_t lock;		/**< Held by the lcore moving it. */
-	uint64_t now;			/**< The adapter's clock (atomic). */
-	/** Every timer due at or before it has been handled (atomic). */
-	uint64_t settled;
-	uint64_t base;			/**< The first time set (atomic). */
-	bool fire_pending;		/**< Moved to a timer's tick. */
-	uint64_t steps;			/**< Moves of the clock (under lock). */
-	uint64_t fire_steps;		/**< Moves to a timer's tick. */
-	uint32_t adapter_service_id;	/**< The adapter's expiry service. */
-	/** The services the clock runs itself (tp_clock.c): their ids, the
-	 * service lcore each was mapped to, how many, and whether they are
-	 * taken (under lock).
-	 */
-	uint32_t own_id[2];
-	uint32_t own_lcore[2];
-	unsigned int nb_own;
-	bool own_taken;
-	/** A service lcore left with no service, stopped meanwhile. */
-	int32_t parked_lcore;
-	unsigned int nb_q;		/**< RX queues of every RX lcore. */
-	struct tp_rxq *q[RTE_MAX_LCORE * TP_MAX_RXQ_PER_LCORE]; /**< Them. */
-	unsigned int nb_lc;		/**< RX and worker lcores. */
-	struct tp_lcore *lc[RTE_MAX_LCORE]; /**< Them. */
 };
 
 /** Ports and their mbufs: filled by setup/tp_ports.c before launch,

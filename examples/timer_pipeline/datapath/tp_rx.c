@@ -414,7 +414,7 @@ tp_rx_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 		return tp_replay_fetch(&ctx->replay, lc, q, pkts, cfg->burst,
 				       now, cfg->replay_speed, ctx->hz);
 	if (ctx->clk.on) {
-		*pnow = tp_clock_now(ctx);
+		*pnow = tp_clock_now(&ctx->clk);
 		return tp_clock_fetch(ctx, lc, q, pkts, cfg->burst);
 	}
 	return rte_eth_rx_burst(q->port, q->queue, pkts, cfg->burst);
@@ -504,7 +504,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 	RTE_SET_USED(nf);
 	if (k > 0)
 		tp_rx_enqueue(ctx, lc, b.ev, k, wait);
-	tp_clock_rx_done(ctx, lc);
+	tp_clock_rx_done(&ctx->clk, lc);
 	/* Every flow we touched holds a reference now: we are quiescent. */
 	rte_rcu_qsbr_quiescent(ctx->ft.qsv, lc->rcu_id);
 	return n;

@@ -81,7 +81,7 @@ static __rte_always_inline void
 tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 		uint16_t n, const bool excl)
 {
-	const uint64_t now = tp_clock_now(ctx);
+	const uint64_t now = tp_clock_now(&ctx->clk);
 	struct tp_pkt_meta *meta;
 	struct rte_mbuf *m;
 	struct tp_flow *f;
@@ -157,7 +157,7 @@ tp_worker_poll(struct tp_ctx *ctx, struct tp_lcore *lc)
 	else
 		tp_worker_burst_shared(ctx, lc, ev, n);
 	TP_STAGE_END(n);
-	tp_clock_worker_done(ctx, lc);
+	tp_clock_worker_done(&ctx->clk, lc);
 	/* --fault-worker-delay-us (testing aid): a slow worker, so the event
 	 * device fills up and RX and the adapter meet backpressure.
 	 */
