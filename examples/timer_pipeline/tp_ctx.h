@@ -37,6 +37,7 @@
 #include "reports/tp_slots.h"
 #include "setup/tp_clock_types.h"
 #include "setup/tp_config.h"
+#include "setup/tp_live.h"
 #include "setup/tp_replay.h"
 
 /**
@@ -103,8 +104,8 @@ struct tp_eth {
 	} wire_cb[2];
 };
 
-/** What the inputs hold: the captures' extent (setup/tp_ports.c) and the
- * live drivers' blind spots (setup/tp_live.c); read-only after launch.
+/** What the captures hold: their extent (setup/tp_ports.c); read-only
+ * after launch.
  */
 struct tp_input {
 	bool input_ends;		/**< Every port reads capture files. */
@@ -114,11 +115,6 @@ struct tp_input {
 	uint64_t eof_quiet_ns;		/**< RX silence that also means the
 					 * input ended (its largest gap when
 					 * paced, plus 500 ms). */
-	/** Ports whose driver does not count the kernel's drops in
-	 * imissed (setup/tp_live.c), and why, for the first of them.
-	 */
-	uint64_t live_drops_unknown;
-	char live_drops_why[192];
 };
 
 /** The --stats-json file (reports/tp_stats_json.c); main lcore only. */
@@ -142,7 +138,8 @@ struct tp_setup_done {
 struct tp_ctx {
 	const struct tp_config *cfg;	/**< Parsed configuration. */
 	struct tp_eth eth;		/**< Ports and mbufs. */
-	struct tp_input input;		/**< What the inputs hold. */
+	struct tp_input input;		/**< What the captures hold. */
+	struct tp_live live;		/**< Live drivers' blind spots. */
 	struct tp_replay replay;	/**< Replay pace state. */
 	struct tp_clock clk;		/**< --clock capture state. */
 	/* Eventdev and adapter. */

@@ -441,7 +441,7 @@ tp_counters_read(const struct tp_ctx *ctx, struct tp_counters *c,
 		c->port_oerrors += s.oerrors;
 	}
 	c->port_tx_pcap_short = ctx->tx_pcap_short;
-	c->port_drops_unknown = ctx->input.live_drops_unknown;
+	c->port_drops_unknown = ctx->live.drops_unknown;
 	if (ctx->eth.pool != NULL) {
 		c->mbufs_pool = ctx->eth.pool->size;
 		c->mbufs_in_use = rte_mempool_in_use_count(ctx->eth.pool);
