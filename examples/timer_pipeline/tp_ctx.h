@@ -37,7 +37,9 @@
 #include "reports/tp_slots.h"
 #include "setup/tp_clock_types.h"
 #include "setup/tp_config.h"
+#include "setup/tp_evdev_types.h"
 #include "setup/tp_live.h"
+#include "setup/tp_ports_types.h"
 #include "setup/tp_replay.h"
 
 /**
@@ -47,75 +49,6 @@
  * reached through struct tp_ctx.
  */
 extern volatile sig_atomic_t tp_quit_signal;
-
-/* Event queues: packets, then timer expiries. */
-#define TP_QUEUE_PKT 0
-#define TP_QUEUE_TIMER 1
-#define TP_NB_QUEUES 2
-
-/** Event device resources. */
-struct tp_evdev {
-	uint8_t dev_id;			/**< Event device. */
-	uint8_t nb_ports;		/**< Ports set up (lcores + adapter). */
-	uint8_t adapter_port;		/**< Port the timer adapter uses. */
-	uint16_t deq_depth;		/**< Dequeue burst. */
-	uint32_t nb_events;		/**< nb_events_limit configured. */
-	uint32_t rx_threshold;		/**< RX ports' new_event_threshold. */
-	uint32_t dev_cap;		/**< event_dev_cap. */
-	uint8_t timer_prio;		/**< Timer queue priority used. */
-	bool need_maintain;		/**< Idle ports call rte_event_maintain. */
-	bool has_sched_service;		/**< Centralised scheduler. */
-	uint32_t sched_service_id;	/**< Its service id. */
-	const struct tp_evdev_ops *ops;	/**< Centralised or distributed. */
-	struct rte_event_port_conf port_conf; /**< Worker port conf. */
-};
-
-/** Ports and their mbufs: filled by setup/tp_ports.c before launch,
- * read-only after (but txq_lock).
- */
-struct tp_eth {
-	uint16_t nb_ports;		/**< Ports in use. */
-	uint16_t ports[RTE_MAX_ETHPORTS]; /**< Their ids. */
-	uint16_t dst_port[RTE_MAX_ETHPORTS]; /**< Forwarding destination. */
-	uint16_t nb_rxq[RTE_MAX_ETHPORTS]; /**< RX queues per port. */
-	uint16_t nb_txq[RTE_MAX_ETHPORTS]; /**< TX queues per port. */
-	bool txq_shared[RTE_MAX_ETHPORTS]; /**< Several lcores share a txq. */
-	rte_spinlock_t txq_lock[RTE_MAX_ETHPORTS]; /**< Serialises them. */
-	struct rte_ether_addr port_mac[RTE_MAX_ETHPORTS]; /**< Port MACs. */
-	uint16_t port_linktype[RTE_MAX_ETHPORTS]; /**< RX link type (pcap). */
-	/** Packets net_pcap delivers from the port's captures before its
-	 * input ends (every record), valid when input.input_ends.
-	 */
-	uint64_t port_eof_pkts[RTE_MAX_ETHPORTS];
-	/** The port's RX callback (tp_rx_wire_cb) sets each packet's wire
-	 * length: one of its captures carries wire-length trailers.
-	 */
-	bool port_wire_cb[RTE_MAX_ETHPORTS];
-	bool ports_started;		/**< For teardown. */
-	struct rte_mempool *pool;	/**< Packet mbufs. */
-	int meta_offset;		/**< Our mbuf dynfield (tp_pkt_meta). */
-	int wire_offset;		/**< Wire length dynfield (uint32_t). */
-	/** Arguments of tp_rx_wire_cb: [1] for a queue whose packets end
-	 * in a wire-length trailer, [0] for one whose packets are whole.
-	 */
-	struct tp_wire_cb_arg {
-		int wire_offset;	/**< As above. */
-		bool trailers;		/**< Packets end in a trailer. */
-	} wire_cb[2];
-};
-
-/** What the captures hold: their extent (setup/tp_ports.c); read-only
- * after launch.
- */
-struct tp_input {
-	bool input_ends;		/**< Every port reads capture files. */
-	uint64_t cap_pkts;		/**< Records of every capture read. */
-	uint64_t cap_first_ns;		/**< Their earliest first timestamp. */
-	uint64_t cap_last_ns;		/**< Their latest timestamp. */
-	uint64_t eof_quiet_ns;		/**< RX silence that also means the
-					 * input ended (its largest gap when
-					 * paced, plus 500 ms). */
-};
 
 /** The --stats-json file (reports/tp_stats_json.c); main lcore only. */
 struct tp_stats_json {
