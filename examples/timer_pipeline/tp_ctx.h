@@ -35,6 +35,7 @@
 #include "records/tp_record_types.h"
 #include "records/tp_trace_types.h"
 #include "reports/tp_slots.h"
+#include "reports/tp_stats_json_types.h"
 #include "setup/tp_clock_types.h"
 #include "setup/tp_config.h"
 #include "setup/tp_evdev_types.h"
@@ -49,15 +50,6 @@
  * reached through struct tp_ctx.
  */
 extern volatile sig_atomic_t tp_quit_signal;
-
-/** The --stats-json file (reports/tp_stats_json.c); main lcore only. */
-struct tp_stats_json {
-	FILE *file;			/**< Opened at first use. */
-	bool failed;			/**< Could not open it. */
-	bool closed;			/**< The final line is done. */
-	bool warned;			/**< A write failure was logged. */
-	uint64_t failed_lines;		/**< Lines not written. */
-};
 
 /** Setup progress, for teardown (main). */
 struct tp_setup_done {
