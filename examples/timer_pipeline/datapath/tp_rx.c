@@ -426,12 +426,12 @@ tp_rx_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
  * its own time (tp_clock.c), never before the one before it.
  */
 static __rte_always_inline uint64_t
-tp_rx_pkt_time(const struct tp_ctx *ctx, const struct rte_mbuf *m,
-	       uint64_t now, uint64_t *pnow)
+tp_rx_pkt_time(const struct tp_clock *clk, const struct tp_replay *rp,
+	       const struct rte_mbuf *m, uint64_t now, uint64_t *pnow)
 {
-	if (!ctx->clk.on)
+	if (!clk->on)
 		return now;
-	*pnow = RTE_MAX(*pnow, tp_replay_cap_ns(&ctx->replay, m));
+	*pnow = RTE_MAX(*pnow, tp_replay_cap_ns(rp, m));
 	return *pnow;
 }
 
@@ -461,7 +461,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 	for (i = 0, j = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
-		now = tp_rx_pkt_time(ctx, m, now, &pnow);
+		now = tp_rx_pkt_time(&ctx->clk, &ctx->replay, m, now, &pnow);
 		if (b.cls[i] == TP_PKT_FLOW) {
 			if (!tp_rx_flow(ctx, lc, m, &b.parsed[i], b.sig[j],
 					b.pos[j], now)) {
