@@ -332,13 +332,13 @@ tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r)
 		TP_STAGE_RUN(ENCODE, 1, tp_record_write(&ctx->rec.log,
 					ctx->cfg->log_format, r));
 	if (ctx->ipfix != NULL)
-		tp_ipfix_submit(ctx, r);	/* never waits */
+		tp_ipfix_submit(ctx->ipfix, r);	/* never waits */
 }
 
 uint32_t
 tp_record_room(const struct tp_ctx *ctx)
 {
-	uint32_t room = tp_ipfix_room(ctx), queued;
+	uint32_t room = tp_ipfix_room(ctx->ipfix), queued;
 
 	if (room == UINT32_MAX || ctx->rec.ring == NULL)
 		return room;

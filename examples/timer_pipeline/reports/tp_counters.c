@@ -451,7 +451,7 @@ tp_counters_read(const struct tp_ctx *ctx, struct tp_counters *c,
 			       &c->records_not_written);
 	c->stats_json_failed = ctx->sj.failed_lines;
 	c->record_ring_waits = ctx->rec.ring_full;
-	ipfix = tp_ipfix_stats_get(ctx, &x);
+	ipfix = tp_ipfix_stats_get(ctx->ipfix, &x);
 	c->ipfix_messages = x.messages;
 	c->ipfix_exported = x.records;
 	c->ipfix_data_records = x.data_records;
