@@ -108,11 +108,11 @@ tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 			continue;
 		}
 		m = ev[i].mbuf;
-		meta = tp_meta(ctx, m);
+		meta = tp_meta(&ctx->eth, m);
 		lc->stats.ev_deq_pkt++;
 		if (meta->pos != TP_POS_NONE) {
 			f = &ctx->ft.entries[meta->pos];
-			tp_meter_count(f, meta->dir, *tp_wire_len(ctx, m),
+			tp_meter_count(f, meta->dir, *tp_wire_len(&ctx->eth, m),
 				       meta->tcp_flags, meta->ts, excl);
 			/* Counters first, then the reference (release) for
 			 * the finaliser.
