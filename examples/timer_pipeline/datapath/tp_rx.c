@@ -387,7 +387,7 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 			       *tp_wire_len(&ctx->eth, m), pp->tcp_flags, ts,
 			       ctx->nb_rx_lcores == 1);
 		tp_flow_put(ctx, lc, f);
-		tp_meter_consume(ctx, &lc->stats, m);
+		tp_meter_consume(ctx->cfg->fwd_mode, &lc->stats, m);
 		return false;
 	}
 	meta->pos = tp_flow_pos(&ctx->ft, f);
@@ -495,7 +495,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 			lc->stats.rx_non_ip++;
 		}
 		if (ctx->inline_path) {
-			tp_meter_consume(ctx, &lc->stats, m);
+			tp_meter_consume(ctx->cfg->fwd_mode, &lc->stats, m);
 			continue;
 		}
 		tp_meta(&ctx->eth, m)->pos = TP_POS_NONE;

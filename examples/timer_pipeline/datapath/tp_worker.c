@@ -42,7 +42,7 @@ tp_worker_fwd(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m)
 	uint16_t dst;
 
 	/* Drop and monitor modes: metered, not sent. */
-	if (tp_meter_consume(ctx, &lc->stats, m))
+	if (tp_meter_consume(ctx->cfg->fwd_mode, &lc->stats, m))
 		return;
 	dst = ctx->eth.dst_port[m->port];
 	if (cfg->mac_updating && m->data_len >= RTE_ETHER_HDR_LEN)
