@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "tp_ctx.h"
+struct tp_ctx;
 
 int tp_lcore_roles_setup(struct tp_ctx *ctx);
 int tp_lcore_queues_setup(struct tp_ctx *ctx);
