@@ -8,9 +8,20 @@
 /*
  * The application context: one struct, allocated in main() and passed to
  * what needs more than its own module's state. It embeds each module's
- * state (defined next to the module: datapath/tp_lcore_types.h,
- * datapath/tp_control_types.h, ...) and keeps what ties them together:
- * the configuration, the clocks' rates, the phase and the launch time.
+ * state, defined next to the module with who writes it and what guards
+ * it:
+ *   eth, input  setup/tp_ports_types.h   read-only after launch (but the
+ *                                        shared TX queues' locks)
+ *   live        setup/tp_live.h          read-only after launch
+ *   replay      setup/tp_replay.h        atomics (the first packet's time)
+ *   clk         setup/tp_clock_types.h   atomics, clk.lock (try-lock)
+ *   evd         setup/tp_evdev_types.h   read-only after launch
+ *   lc[]        datapath/tp_lcore_types.h  each lcore its own
+ *   ctl, phase  datapath/tp_control_types.h  main lcore (phase: atomic)
+ *   sj          reports/tp_stats_json_types.h  main lcore
+ * It keeps what ties them together: the configuration, the clocks'
+ * rates, the phase and the launch time. Module headers do not include
+ * this file (they declare struct tp_ctx where a call takes it).
  */
 
 #include <signal.h>
