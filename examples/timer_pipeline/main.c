@@ -253,7 +253,7 @@ tp_run(struct tp_ctx *ctx)
 	tp_clock_report(ctx);
 	tp_record_drain(ctx);
 	tp_record_close(ctx);	/* the flow log's last write errors */
-	tp_ipfix_stop(ctx);	/* export what is queued, bounded */
+	tp_ipfix_stop(ctx->ipfix);	/* export what is queued, bounded */
 	tp_trace_drain(ctx);
 	ctx->tx_pcap_short = tp_ports_tx_pcap_short(ctx);
 	tp_stats_screen_print(ctx, true);

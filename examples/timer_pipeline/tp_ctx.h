@@ -6,9 +6,22 @@
 #define _TP_CTX_H_
 
 /*
- * The application context: the log macro, the context (one struct,
- * allocated in main() and passed to everything) and per-lcore state; the
- * per-lcore statistics slots are in tp_slots.h.
+ * The application context: one struct, allocated in main() and passed to
+ * what needs more than its own module's state. It embeds each module's
+ * state, defined next to the module with who writes it and what guards
+ * it:
+ *   eth, input  setup/tp_ports_types.h   read-only after launch (but the
+ *                                        shared TX queues' locks)
+ *   live        setup/tp_live.h          read-only after launch
+ *   replay      setup/tp_replay.h        atomics (the first packet's time)
+ *   clk         setup/tp_clock_types.h   atomics, clk.lock (try-lock)
+ *   evd         setup/tp_evdev_types.h   read-only after launch
+ *   lc[]        datapath/tp_lcore_types.h  each lcore its own
+ *   ctl, phase  datapath/tp_control_types.h  main lcore (phase: atomic)
+ *   sj          reports/tp_stats_json_types.h  main lcore
+ * It keeps what ties them together: the configuration, the clocks'
+ * rates, the phase and the launch time. Module headers do not include
+ * this file (they declare struct tp_ctx where a call takes it).
  */
 
 #include <signal.h>
@@ -26,13 +39,20 @@
 #include "adapter_ops.h"
 #include "tp_log.h"
 #include "cycles.h"
+#include "datapath/tp_control_types.h"
 #include "datapath/tp_flow_types.h"
+#include "datapath/tp_lcore_types.h"
 #include "datapath/tp_stages.h"
 #include "records/tp_record_types.h"
 #include "records/tp_trace_types.h"
 #include "reports/tp_slots.h"
+#include "reports/tp_stats_json_types.h"
+#include "setup/tp_clock_types.h"
 #include "setup/tp_config.h"
-
+#include "setup/tp_evdev_types.h"
+#include "setup/tp_live.h"
+#include "setup/tp_ports_types.h"
+#include "setup/tp_replay.h"
 
 /**
  * Quit flag, 1 = graceful stop, 2+ = at once. One of the two mutable
@@ -41,195 +61,6 @@
  * reached through struct tp_ctx.
  */
 extern volatile sig_atomic_t tp_quit_signal;
-
-/* Event queues: packets, then timer expiries. */
-#define TP_QUEUE_PKT 0
-#define TP_QUEUE_TIMER 1
-#define TP_NB_QUEUES 2
-
-/* Roles of an lcore. */
-#define TP_ROLE_RX (1u << 0)
-#define TP_ROLE_WORKER (1u << 1)
-#define TP_ROLE_CONTROL (1u << 2)	/* main: stats, records, shutdown */
-
-#define TP_MAX_RXQ_PER_LCORE 16
-#define TP_MAX_BURST 128
-
-/** Shutdown phases, advanced by the main lcore only. */
-enum tp_phase {
-	TP_PHASE_RUN,		/**< Normal operation. */
-	TP_PHASE_RX_STOP,	/**< RX lcores stop polling. */
-	TP_PHASE_FLUSH,		/**< Live flows forced to end; drain. */
-	TP_PHASE_STOP,		/**< Every loop returns. */
-};
-
-/** An RX queue polled by an lcore, with its replay-pace stash. */
-struct tp_rxq {
-	uint16_t port;			/**< Ethdev port. */
-	uint16_t queue;			/**< RX queue. */
-	uint16_t stash_head;		/**< Next packet of the stash. */
-	uint16_t stash_nb;		/**< Packets in the stash. */
-	struct rte_mbuf *stash[TP_MAX_BURST]; /**< Received, not yet due. */
-	/** --clock capture (tp_clock.h): the oldest time this queue may
-	 * still deliver (atomic; UINT64_MAX once its input has ended).
-	 */
-	uint64_t clk_ready;
-	uint64_t clk_last;		/**< Newest time delivered (atomic). */
-};
-
-/** Per-lcore state, cache aligned, written by its own lcore only. */
-struct tp_lcore {
-	uint32_t roles;			/**< TP_ROLE_* bits. */
-	uint8_t ev_port;		/**< Event port (RX and/or worker). */
-	uint16_t nb_rxq;		/**< RX queues polled. */
-	uint16_t rxq_next;		/**< Round robin over rxq[]. */
-	uint32_t rcu_id;		/**< RCU reader id (RX lcores). */
-	struct tp_rxq rxq[TP_MAX_RXQ_PER_LCORE]; /**< Polled queues. */
-	uint16_t txq[RTE_MAX_ETHPORTS];	/**< TX queue per port. */
-	struct rte_eth_dev_tx_buffer *txb[RTE_MAX_ETHPORTS]; /**< TX buffer. */
-	uint32_t evict_cursor;		/**< Eviction sampling position. */
-	uint16_t nb_held;		/**< Events of the last dequeue. */
-	uint32_t stashed;		/**< Replay: packets not yet due. */
-	/* --clock capture (tp_clock.h), published with release. */
-	uint64_t clk_sent;		/**< RX: packet events enqueued. */
-	uint64_t clk_pkts;		/**< Worker: packet events done. */
-	uint64_t clk_tims;		/**< Worker: expiry events done. */
-	volatile uint32_t phase_ack;	/**< Last phase this lcore saw. */
-	struct tp_lcore_stats stats;	/**< Counters. */
-#ifdef TP_STAGE_CYCLES
-	struct tp_stage_stats stages;	/**< Stage cycles (tp_stages.h). */
-#endif
-} __rte_cache_aligned;
-
-/** Event device resources. */
-struct tp_evdev {
-	uint8_t dev_id;			/**< Event device. */
-	uint8_t nb_ports;		/**< Ports set up (lcores + adapter). */
-	uint8_t adapter_port;		/**< Port the timer adapter uses. */
-	uint16_t deq_depth;		/**< Dequeue burst. */
-	uint32_t nb_events;		/**< nb_events_limit configured. */
-	uint32_t rx_threshold;		/**< RX ports' new_event_threshold. */
-	uint32_t dev_cap;		/**< event_dev_cap. */
-	uint8_t timer_prio;		/**< Timer queue priority used. */
-	bool need_maintain;		/**< Idle ports call rte_event_maintain. */
-	bool has_sched_service;		/**< Centralised scheduler. */
-	uint32_t sched_service_id;	/**< Its service id. */
-	const struct tp_evdev_ops *ops;	/**< Centralised or distributed. */
-	struct rte_event_port_conf port_conf; /**< Worker port conf. */
-};
-
-/** Replay pace and the record clock (tp_replay.h). */
-struct tp_replay {
-	bool cap_clock;			/**< Record clock: capture time (ns). */
-	uint64_t base_cap_ns;		/**< First capture timestamp, 0 = unset. */
-	uint64_t base_tsc;		/**< TSC when it was delivered. */
-	int ts_offset;			/**< Timestamp dynfield, -1 = none. */
-	uint64_t ts_flag;		/**< Its ol_flags bit. */
-	uint64_t ts_unit_ns;		/**< Nanoseconds per dynfield unit. */
-};
-
-/** --clock capture: the flows' clock (tp_clock.h). */
-struct tp_clock {
-	bool on;			/**< --clock capture. */
-	rte_spinlock_t lock;		/**< Held by the lcore moving it. */
-	uint64_t now;			/**< The adapter's clock (atomic). */
-	/** Every timer due at or before it has been handled (atomic). */
-	uint64_t settled;
-	uint64_t base;			/**< The first time set (atomic). */
-	bool fire_pending;		/**< Moved to a timer's tick. */
-	uint64_t steps;			/**< Moves of the clock (under lock). */
-	uint64_t fire_steps;		/**< Moves to a timer's tick. */
-	uint32_t adapter_service_id;	/**< The adapter's expiry service. */
-	/** The services the clock runs itself (tp_clock.c): their ids, the
-	 * service lcore each was mapped to, how many, and whether they are
-	 * taken (under lock).
-	 */
-	uint32_t own_id[2];
-	uint32_t own_lcore[2];
-	unsigned int nb_own;
-	bool own_taken;
-	/** A service lcore left with no service, stopped meanwhile. */
-	int32_t parked_lcore;
-	unsigned int nb_q;		/**< RX queues of every RX lcore. */
-	struct tp_rxq *q[RTE_MAX_LCORE * TP_MAX_RXQ_PER_LCORE]; /**< Them. */
-	unsigned int nb_lc;		/**< RX and worker lcores. */
-	struct tp_lcore *lc[RTE_MAX_LCORE]; /**< Them. */
-};
-
-/** Ports and their mbufs: filled by setup/tp_ports.c before launch,
- * read-only after (but txq_lock).
- */
-struct tp_eth {
-	uint16_t nb_ports;		/**< Ports in use. */
-	uint16_t ports[RTE_MAX_ETHPORTS]; /**< Their ids. */
-	uint16_t dst_port[RTE_MAX_ETHPORTS]; /**< Forwarding destination. */
-	uint16_t nb_rxq[RTE_MAX_ETHPORTS]; /**< RX queues per port. */
-	uint16_t nb_txq[RTE_MAX_ETHPORTS]; /**< TX queues per port. */
-	bool txq_shared[RTE_MAX_ETHPORTS]; /**< Several lcores share a txq. */
-	rte_spinlock_t txq_lock[RTE_MAX_ETHPORTS]; /**< Serialises them. */
-	struct rte_ether_addr port_mac[RTE_MAX_ETHPORTS]; /**< Port MACs. */
-	uint16_t port_linktype[RTE_MAX_ETHPORTS]; /**< RX link type (pcap). */
-	/** Packets net_pcap delivers from the port's captures before its
-	 * input ends (every record), valid when input.input_ends.
-	 */
-	uint64_t port_eof_pkts[RTE_MAX_ETHPORTS];
-	/** The port's RX callback (tp_rx_wire_cb) sets each packet's wire
-	 * length: one of its captures carries wire-length trailers.
-	 */
-	bool port_wire_cb[RTE_MAX_ETHPORTS];
-	bool ports_started;		/**< For teardown. */
-	struct rte_mempool *pool;	/**< Packet mbufs. */
-	int meta_offset;		/**< Our mbuf dynfield (tp_pkt_meta). */
-	int wire_offset;		/**< Wire length dynfield (uint32_t). */
-	/** Arguments of tp_rx_wire_cb: [1] for a queue whose packets end
-	 * in a wire-length trailer, [0] for one whose packets are whole.
-	 */
-	struct tp_wire_cb_arg {
-		int wire_offset;	/**< As above. */
-		bool trailers;		/**< Packets end in a trailer. */
-	} wire_cb[2];
-};
-
-/** What the inputs hold: the captures' extent (setup/tp_ports.c) and the
- * live drivers' blind spots (setup/tp_live.c); read-only after launch.
- */
-struct tp_input {
-	bool input_ends;		/**< Every port reads capture files. */
-	uint64_t cap_pkts;		/**< Records of every capture read. */
-	uint64_t cap_first_ns;		/**< Their earliest first timestamp. */
-	uint64_t cap_last_ns;		/**< Their latest timestamp. */
-	uint64_t eof_quiet_ns;		/**< RX silence that also means the
-					 * input ended (its largest gap when
-					 * paced, plus 500 ms). */
-	/** Ports whose driver does not count the kernel's drops in
-	 * imissed (setup/tp_live.c), and why, for the first of them.
-	 */
-	uint64_t live_drops_unknown;
-	char live_drops_why[192];
-};
-
-/** The control role's clocks and the run's end (datapath/tp_control.c);
- * main lcore only.
- */
-struct tp_ctl {
-	uint64_t phase_tsc;		/**< When the phase last changed. */
-	uint64_t stop_tsc;		/**< When the run was asked to stop. */
-	uint64_t ctl_next_tsc;		/**< Next control tick. */
-	uint64_t stats_next_tsc;	/**< Next stats screen. */
-	uint64_t rx_seen;		/**< RX total at the last tick. */
-	uint64_t rx_change_tsc;		/**< When it last changed. */
-	const char *stop_reason;	/**< Why the run stopped. */
-	bool aborted;			/**< Second signal or drain timeout. */
-};
-
-/** The --stats-json file (reports/tp_stats_json.c); main lcore only. */
-struct tp_stats_json {
-	FILE *file;			/**< Opened at first use. */
-	bool failed;			/**< Could not open it. */
-	bool closed;			/**< The final line is done. */
-	bool warned;			/**< A write failure was logged. */
-	uint64_t failed_lines;		/**< Lines not written. */
-};
 
 /** Setup progress, for teardown (main). */
 struct tp_setup_done {
@@ -243,7 +74,8 @@ struct tp_setup_done {
 struct tp_ctx {
 	const struct tp_config *cfg;	/**< Parsed configuration. */
 	struct tp_eth eth;		/**< Ports and mbufs. */
-	struct tp_input input;		/**< What the inputs hold. */
+	struct tp_input input;		/**< What the captures hold. */
+	struct tp_live live;		/**< Live drivers' blind spots. */
 	struct tp_replay replay;	/**< Replay pace state. */
 	struct tp_clock clk;		/**< --clock capture state. */
 	/* Eventdev and adapter. */

@@ -7,7 +7,8 @@
 
 /*
  * The control role (tp_control.c), on the main lcore only: records,
- * traces, slot reclaim, the stats screen and the shutdown phases.
+ * traces, slot reclaim, the stats screen and the shutdown phases. Its
+ * state (the phases, struct tp_ctl: ctx->ctl) is in tp_control_types.h.
  */
 
 #include <stdint.h>

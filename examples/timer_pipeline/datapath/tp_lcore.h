@@ -8,12 +8,14 @@
 /*
  * Lcore roles and the loop that runs them (tp_lcore.c): RX (tp_rx.h),
  * worker (tp_worker.h) and control (tp_control.h), combined per lcore.
+ * Per-lcore state (struct tp_lcore, struct tp_rxq: ctx->lc[]) is in
+ * tp_lcore_types.h.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "tp_ctx.h"
+struct tp_ctx;
 
 int tp_lcore_roles_setup(struct tp_ctx *ctx);
 int tp_lcore_queues_setup(struct tp_ctx *ctx);

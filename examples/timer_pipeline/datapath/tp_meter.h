@@ -13,7 +13,8 @@
  *
  * The caller holds a reference on the flow (tp_flow.h); the counters are
  * its to write while it does, plainly when it is the only lcore that can
- * meter the flow ('excl'), atomically otherwise.
+ * meter the flow ('excl'), atomically otherwise. No context: the
+ * callers hand in the flow, the lcore's counters and the --fwd-mode.
  */
 
 #include <stdbool.h>
@@ -21,7 +22,9 @@
 
 #include <rte_mbuf.h>
 
-#include "tp_ctx.h"
+#include "datapath/tp_flow_types.h"
+#include "reports/tp_slots.h"
+#include "setup/tp_config.h"
 
 /** Count one packet (its direction, wire length, TCP flags, time) in. */
 static __rte_always_inline void
@@ -59,14 +62,13 @@ tp_meter_count(struct tp_flow *f, uint8_t d, uint32_t len, uint8_t flags,
 /**
  * A packet that goes no further: freed, counted as monitored (monitor
  * mode) or as a forwarding drop (drop mode). True if the mode is one of
- * those; false (nothing done) when the packet is to be sent.
+ * those; false (nothing done) when the packet is to be sent. mode:
+ * --fwd-mode (ctx->cfg->fwd_mode).
  */
 static __rte_always_inline bool
-tp_meter_consume(const struct tp_ctx *ctx, struct tp_lcore_stats *st,
+tp_meter_consume(const enum tp_fwd_mode mode, struct tp_lcore_stats *st,
 		 struct rte_mbuf *m)
 {
-	const enum tp_fwd_mode mode = ctx->cfg->fwd_mode;
-
 	if (mode == TP_FWD_DROP)
 		st->drops[TP_DROP_FWD]++;
 	else if (mode == TP_FWD_MONITOR)

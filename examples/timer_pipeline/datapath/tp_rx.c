@@ -117,7 +117,7 @@ tp_rx_drop_events(struct tp_ctx *ctx, struct tp_lcore *lc,
 	uint16_t i;
 
 	for (i = 0; i < n; i++) {
-		meta = tp_meta(ctx, ev[i].mbuf);
+		meta = tp_meta(&ctx->eth, ev[i].mbuf);
 		if (meta->pos != TP_POS_NONE) {
 			f = &ctx->ft.entries[meta->pos];
 			/* Our reference keeps the entry ours until the put. */
@@ -308,7 +308,7 @@ tp_rx_classify(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
-		uint32_t *wire = tp_wire_len(ctx, m);
+		uint32_t *wire = tp_wire_len(&ctx->eth, m);
 
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
@@ -346,8 +346,9 @@ static __rte_always_inline bool
 tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 	   const struct tp_parsed *pp, uint32_t sig, int32_t pos, uint64_t now)
 {
-	struct tp_pkt_meta *meta = tp_meta(ctx, m);
-	uint64_t ts = tp_replay_ts(ctx, m, now);
+	struct tp_pkt_meta *meta = tp_meta(&ctx->eth, m);
+	uint64_t ts = tp_replay_ts(&ctx->replay, m, now, ctx->cfg->replay_pace,
+				   ctx->start_ns, ctx->start_tsc, ctx->hz);
 	struct tp_flow *f;
 	bool created;
 
@@ -369,8 +370,8 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 	} else {
 		if (unlikely(f->traced))
 			tp_trace_packet(ctx, f, tp_flow_dir(f, pp->lo_is_src),
-					pp->tcp_flags, *tp_wire_len(ctx, m),
-					now);
+					pp->tcp_flags,
+					*tp_wire_len(&ctx->eth, m), now);
 		/* every-packet refresh, except for the packet that created
 		 * the flow
 		 */
@@ -383,10 +384,10 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 	if (ctx->inline_path) {
 		/* Metered here; the packet goes no further. */
 		tp_meter_count(f, tp_flow_dir(f, pp->lo_is_src),
-			       *tp_wire_len(ctx, m), pp->tcp_flags, ts,
+			       *tp_wire_len(&ctx->eth, m), pp->tcp_flags, ts,
 			       ctx->nb_rx_lcores == 1);
 		tp_flow_put(ctx, lc, f);
-		tp_meter_consume(ctx, &lc->stats, m);
+		tp_meter_consume(ctx->cfg->fwd_mode, &lc->stats, m);
 		return false;
 	}
 	meta->pos = tp_flow_pos(&ctx->ft, f);
@@ -410,9 +411,10 @@ tp_rx_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 	const struct tp_config *cfg = ctx->cfg;
 
 	if (cfg->replay_pace)
-		return tp_replay_fetch(ctx, lc, q, pkts, cfg->burst, now);
+		return tp_replay_fetch(&ctx->replay, lc, q, pkts, cfg->burst,
+				       now, cfg->replay_speed, ctx->hz);
 	if (ctx->clk.on) {
-		*pnow = tp_clock_now(ctx);
+		*pnow = tp_clock_now(&ctx->clk);
 		return tp_clock_fetch(ctx, lc, q, pkts, cfg->burst);
 	}
 	return rte_eth_rx_burst(q->port, q->queue, pkts, cfg->burst);
@@ -424,12 +426,12 @@ tp_rx_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
  * its own time (tp_clock.c), never before the one before it.
  */
 static __rte_always_inline uint64_t
-tp_rx_pkt_time(const struct tp_ctx *ctx, const struct rte_mbuf *m,
-	       uint64_t now, uint64_t *pnow)
+tp_rx_pkt_time(const struct tp_clock *clk, const struct tp_replay *rp,
+	       const struct rte_mbuf *m, uint64_t now, uint64_t *pnow)
 {
-	if (!ctx->clk.on)
+	if (!clk->on)
 		return now;
-	*pnow = RTE_MAX(*pnow, tp_replay_cap_ns(ctx, m));
+	*pnow = RTE_MAX(*pnow, tp_replay_cap_ns(rp, m));
 	return *pnow;
 }
 
@@ -459,7 +461,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 	for (i = 0, j = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
-		now = tp_rx_pkt_time(ctx, m, now, &pnow);
+		now = tp_rx_pkt_time(&ctx->clk, &ctx->replay, m, now, &pnow);
 		if (b.cls[i] == TP_PKT_FLOW) {
 			if (!tp_rx_flow(ctx, lc, m, &b.parsed[i], b.sig[j],
 					b.pos[j], now)) {
@@ -493,16 +495,16 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 			lc->stats.rx_non_ip++;
 		}
 		if (ctx->inline_path) {
-			tp_meter_consume(ctx, &lc->stats, m);
+			tp_meter_consume(ctx->cfg->fwd_mode, &lc->stats, m);
 			continue;
 		}
-		tp_meta(ctx, m)->pos = TP_POS_NONE;
+		tp_meta(&ctx->eth, m)->pos = TP_POS_NONE;
 		tp_rx_event(&b.ev[k++], m, m->port, cfg->sched_type);
 	}
 	RTE_SET_USED(nf);
 	if (k > 0)
 		tp_rx_enqueue(ctx, lc, b.ev, k, wait);
-	tp_clock_rx_done(ctx, lc);
+	tp_clock_rx_done(&ctx->clk, lc);
 	/* Every flow we touched holds a reference now: we are quiescent. */
 	rte_rcu_qsbr_quiescent(ctx->ft.qsv, lc->rcu_id);
 	return n;
@@ -525,7 +527,7 @@ tp_rx_stop(struct tp_ctx *ctx, struct tp_lcore *lc)
 			m = q->stash[q->stash_head++];
 			lc->stats.rx_pkts++;
 			lc->stats.rx_bytes += ctx->eth.port_wire_cb[m->port] ?
-				*tp_wire_len(ctx, m) : m->pkt_len;
+				*tp_wire_len(&ctx->eth, m) : m->pkt_len;
 			lc->stats.drops[TP_DROP_SHUTDOWN]++;
 			rte_pktmbuf_free(m);
 		}

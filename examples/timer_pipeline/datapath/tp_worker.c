@@ -42,7 +42,7 @@ tp_worker_fwd(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m)
 	uint16_t dst;
 
 	/* Drop and monitor modes: metered, not sent. */
-	if (tp_meter_consume(ctx, &lc->stats, m))
+	if (tp_meter_consume(ctx->cfg->fwd_mode, &lc->stats, m))
 		return;
 	dst = ctx->eth.dst_port[m->port];
 	if (cfg->mac_updating && m->data_len >= RTE_ETHER_HDR_LEN)
@@ -81,7 +81,7 @@ static __rte_always_inline void
 tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 		uint16_t n, const bool excl)
 {
-	const uint64_t now = tp_clock_now(ctx);
+	const uint64_t now = tp_clock_now(&ctx->clk);
 	struct tp_pkt_meta *meta;
 	struct rte_mbuf *m;
 	struct tp_flow *f;
@@ -108,11 +108,11 @@ tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 			continue;
 		}
 		m = ev[i].mbuf;
-		meta = tp_meta(ctx, m);
+		meta = tp_meta(&ctx->eth, m);
 		lc->stats.ev_deq_pkt++;
 		if (meta->pos != TP_POS_NONE) {
 			f = &ctx->ft.entries[meta->pos];
-			tp_meter_count(f, meta->dir, *tp_wire_len(ctx, m),
+			tp_meter_count(f, meta->dir, *tp_wire_len(&ctx->eth, m),
 				       meta->tcp_flags, meta->ts, excl);
 			/* Counters first, then the reference (release) for
 			 * the finaliser.
@@ -157,7 +157,7 @@ tp_worker_poll(struct tp_ctx *ctx, struct tp_lcore *lc)
 	else
 		tp_worker_burst_shared(ctx, lc, ev, n);
 	TP_STAGE_END(n);
-	tp_clock_worker_done(ctx, lc);
+	tp_clock_worker_done(&ctx->clk, lc);
 	/* --fault-worker-delay-us (testing aid): a slow worker, so the event
 	 * device fills up and RX and the adapter meet backpressure.
 	 */

@@ -354,10 +354,8 @@ tp_ipfix_start(struct tp_ctx *ctx, tp_ipfix_sum_t sum)
 }
 
 void
-tp_ipfix_submit(struct tp_ctx *ctx, const struct tp_flow_record *r)
+tp_ipfix_submit(struct tp_ipfix *x, const struct tp_flow_record *r)
 {
-	struct tp_ipfix *x = ctx->ipfix;
-
 	__atomic_store_n(&x->st.submitted, x->st.submitted + 1,
 			 __ATOMIC_RELAXED);
 	if (x->stop || rte_ring_sp_enqueue_elem(x->ring, (void *)(uintptr_t)r,
@@ -367,20 +365,16 @@ tp_ipfix_submit(struct tp_ctx *ctx, const struct tp_flow_record *r)
 }
 
 uint32_t
-tp_ipfix_room(const struct tp_ctx *ctx)
+tp_ipfix_room(const struct tp_ipfix *x)
 {
-	const struct tp_ipfix *x = ctx->ipfix;
-
 	if (x == NULL || x->ring == NULL)
 		return UINT32_MAX;
 	return x->stop ? 0 : rte_ring_free_count(x->ring);
 }
 
 void
-tp_ipfix_stop(struct tp_ctx *ctx)
+tp_ipfix_stop(struct tp_ipfix *x)
 {
-	struct tp_ipfix *x = ctx->ipfix;
-
 	if (x == NULL || !x->thread_started)
 		return;
 	x->stop_deadline_ms = tp_ipfix_io_now_ms() + TP_IPFIX_EXIT_MS;
@@ -397,23 +391,21 @@ tp_ipfix_stop(struct tp_ctx *ctx)
 void
 tp_ipfix_release(struct tp_ctx *ctx)
 {
-	tp_ipfix_stop(ctx);
+	tp_ipfix_stop(ctx->ipfix);
 	tp_ipfix_free(ctx);
 }
 
 #ifdef TP_STAGE_CYCLES
 const struct tp_stage_stats *
-tp_ipfix_stages(const struct tp_ctx *ctx)
+tp_ipfix_stages(const struct tp_ipfix *x)
 {
-	return ctx->ipfix != NULL ? &ctx->ipfix->stages : NULL;
+	return x != NULL ? &x->stages : NULL;
 }
 #endif
 
 bool
-tp_ipfix_stats_get(const struct tp_ctx *ctx, struct tp_ipfix_stats *s)
+tp_ipfix_stats_get(const struct tp_ipfix *x, struct tp_ipfix_stats *s)
 {
-	const struct tp_ipfix *x = ctx->ipfix;
-
 	memset(s, 0, sizeof(*s));
 	if (x == NULL)
 		return false;

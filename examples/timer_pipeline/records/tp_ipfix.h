@@ -28,27 +28,29 @@
 struct tp_ctx;
 struct tp_config;
 struct tp_flow_record;
+struct tp_ipfix;
 
 /** Start the exporter (ring, encoder, thread). 0 or a negative errno. */
 int tp_ipfix_start(struct tp_ctx *ctx, tp_ipfix_sum_t sum);
 
 /**
- * Queue one record for export (main lcore, never waits): a full ring
- * counts it as not sent.
+ * Queue one record for export to @p x (ctx->ipfix, not NULL; main lcore,
+ * never waits): a full ring counts it as not sent.
  */
-void tp_ipfix_submit(struct tp_ctx *ctx, const struct tp_flow_record *r);
+void tp_ipfix_submit(struct tp_ipfix *x, const struct tp_flow_record *r);
 
 /**
- * Records the exporter's queue takes now (any thread); UINT32_MAX when
- * export is off.
+ * Records the exporter @p x (ctx->ipfix)'s queue takes now (any thread);
+ * UINT32_MAX when export is off (x NULL).
  */
-uint32_t tp_ipfix_room(const struct tp_ctx *ctx);
+uint32_t tp_ipfix_room(const struct tp_ipfix *x);
 
 /**
  * Export what is queued, send the final options record, close and stop
- * the thread, within a bounded time (records left then are not sent).
+ * the thread of @p x (ctx->ipfix; NULL: nothing), within a bounded time
+ * (records left then are not sent).
  */
-void tp_ipfix_stop(struct tp_ctx *ctx);
+void tp_ipfix_stop(struct tp_ipfix *x);
 
 /** Stop (if running) and free the exporter. Idempotent. */
 void tp_ipfix_release(struct tp_ctx *ctx);
@@ -60,10 +62,12 @@ struct tp_stage_stats;
  *
  * @return NULL when the exporter is off (or not built).
  */
-const struct tp_stage_stats *tp_ipfix_stages(const struct tp_ctx *ctx);
+const struct tp_stage_stats *tp_ipfix_stages(const struct tp_ipfix *x);
 #endif
 
-/** Read the counters (any thread). False when export is off. */
-bool tp_ipfix_stats_get(const struct tp_ctx *ctx, struct tp_ipfix_stats *s);
+/** Read the counters of @p x (ctx->ipfix; any thread). False when
+ * export is off (x NULL).
+ */
+bool tp_ipfix_stats_get(const struct tp_ipfix *x, struct tp_ipfix_stats *s);
 
 #endif /* _TP_IPFIX_H_ */

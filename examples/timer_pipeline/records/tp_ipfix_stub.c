@@ -23,23 +23,23 @@ tp_ipfix_start(struct tp_ctx *ctx, tp_ipfix_sum_t sum)
 }
 
 void
-tp_ipfix_submit(struct tp_ctx *ctx, const struct tp_flow_record *r)
+tp_ipfix_submit(struct tp_ipfix *x, const struct tp_flow_record *r)
 {
-	RTE_SET_USED(ctx);
+	RTE_SET_USED(x);
 	RTE_SET_USED(r);
 }
 
 uint32_t
-tp_ipfix_room(const struct tp_ctx *ctx)
+tp_ipfix_room(const struct tp_ipfix *x)
 {
-	RTE_SET_USED(ctx);
+	RTE_SET_USED(x);
 	return UINT32_MAX;
 }
 
 void
-tp_ipfix_stop(struct tp_ctx *ctx)
+tp_ipfix_stop(struct tp_ipfix *x)
 {
-	RTE_SET_USED(ctx);
+	RTE_SET_USED(x);
 }
 
 void
@@ -50,17 +50,17 @@ tp_ipfix_release(struct tp_ctx *ctx)
 
 #ifdef TP_STAGE_CYCLES
 const struct tp_stage_stats *
-tp_ipfix_stages(const struct tp_ctx *ctx)
+tp_ipfix_stages(const struct tp_ipfix *x)
 {
-	RTE_SET_USED(ctx);
+	RTE_SET_USED(x);
 	return NULL;
 }
 #endif
 
 bool
-tp_ipfix_stats_get(const struct tp_ctx *ctx, struct tp_ipfix_stats *s)
+tp_ipfix_stats_get(const struct tp_ipfix *x, struct tp_ipfix_stats *s)
 {
-	RTE_SET_USED(ctx);
+	RTE_SET_USED(x);
 	memset(s, 0, sizeof(*s));
 	return false;
 }

@@ -105,7 +105,9 @@ tp_record_init(struct tp_ctx *ctx)
 		       rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
-	tp_replay_clock_init(ctx);	/* the clock of the records */
+	/* the clock of the records */
+	tp_replay_clock_init(&ctx->replay, cfg->replay_pace, ctx->eth.ports,
+			     ctx->eth.nb_ports);
 	if (cfg->flow_log[0] == '\0')
 		return 0;
 	/* Checked before EAL (tp_preflight.c); the open checks again. */
@@ -148,6 +150,14 @@ tp_record_wanted(const struct tp_ctx *ctx)
 	return ctx->rec.log_on || ctx->ipfix != NULL;
 }
 
+/* A time in the record clock -> ns since the epoch (tp_replay.h). */
+static inline uint64_t
+tp_record_ns(const struct tp_ctx *ctx, uint64_t ts)
+{
+	return tp_replay_ts_to_ns(&ctx->replay, ts, ctx->start_ns,
+				  ctx->start_tsc, ctx->hz);
+}
+
 /* Build the record of a flow whose last reference is gone. 8< */
 void
 tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
@@ -170,15 +180,15 @@ tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 	r.vlan[1] = f->key->vlan1;
 	r.ipver = ipver;
 	r.proto = f->key->proto;
-	r.first_ns = tp_replay_ts_to_ns(ctx, f->first_ts);
-	r.last_ns = tp_replay_ts_to_ns(ctx, RTE_MAX(f->last_ts[0],
-						   f->last_ts[1]));
+	r.first_ns = tp_record_ns(ctx, f->first_ts);
+	r.last_ns = tp_record_ns(ctx, RTE_MAX(f->last_ts[0],
+					     f->last_ts[1]));
 	/* Each direction's own first and last packet (--ipfix-flows uni). */
 	r.dir_first_ns[0] = r.first_ns;
-	r.dir_last_ns[0] = tp_replay_ts_to_ns(ctx, f->last_ts[0]);
+	r.dir_last_ns[0] = tp_record_ns(ctx, f->last_ts[0]);
 	if (f->pkts[1] > 0) {
-		r.dir_first_ns[1] = tp_replay_ts_to_ns(ctx, f->rev_first_ts);
-		r.dir_last_ns[1] = tp_replay_ts_to_ns(ctx, f->last_ts[1]);
+		r.dir_first_ns[1] = tp_record_ns(ctx, f->rev_first_ts);
+		r.dir_last_ns[1] = tp_record_ns(ctx, f->last_ts[1]);
 	}
 	memcpy(r.pkts, f->pkts, sizeof(r.pkts));
 	memcpy(r.bytes, f->bytes, sizeof(r.bytes));
@@ -322,13 +332,13 @@ tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r)
 		TP_STAGE_RUN(ENCODE, 1, tp_record_write(&ctx->rec.log,
 					ctx->cfg->log_format, r));
 	if (ctx->ipfix != NULL)
-		tp_ipfix_submit(ctx, r);	/* never waits */
+		tp_ipfix_submit(ctx->ipfix, r);	/* never waits */
 }
 
 uint32_t
 tp_record_room(const struct tp_ctx *ctx)
 {
-	uint32_t room = tp_ipfix_room(ctx), queued;
+	uint32_t room = tp_ipfix_room(ctx->ipfix), queued;
 
 	if (room == UINT32_MAX || ctx->rec.ring == NULL)
 		return room;

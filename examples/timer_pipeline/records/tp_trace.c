@@ -65,7 +65,7 @@ tp_trace_push(struct tp_ctx *ctx, const struct tp_flow *f,
 	struct tp_trace_ev ev;
 
 	memset(&ev, 0, sizeof(ev));
-	ev.tsc = tp_clock_now(ctx);
+	ev.tsc = tp_clock_now(&ctx->clk);
 	ev.serial = f->serial;
 	ev.arg = arg;
 	ev.lcore = rte_lcore_id();

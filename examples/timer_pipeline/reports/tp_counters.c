@@ -441,7 +441,7 @@ tp_counters_read(const struct tp_ctx *ctx, struct tp_counters *c,
 		c->port_oerrors += s.oerrors;
 	}
 	c->port_tx_pcap_short = ctx->tx_pcap_short;
-	c->port_drops_unknown = ctx->input.live_drops_unknown;
+	c->port_drops_unknown = ctx->live.drops_unknown;
 	if (ctx->eth.pool != NULL) {
 		c->mbufs_pool = ctx->eth.pool->size;
 		c->mbufs_in_use = rte_mempool_in_use_count(ctx->eth.pool);
@@ -451,7 +451,7 @@ tp_counters_read(const struct tp_ctx *ctx, struct tp_counters *c,
 			       &c->records_not_written);
 	c->stats_json_failed = ctx->sj.failed_lines;
 	c->record_ring_waits = ctx->rec.ring_full;
-	ipfix = tp_ipfix_stats_get(ctx, &x);
+	ipfix = tp_ipfix_stats_get(ctx->ipfix, &x);
 	c->ipfix_messages = x.messages;
 	c->ipfix_exported = x.records;
 	c->ipfix_data_records = x.data_records;

@@ -5,7 +5,12 @@
 #ifndef _TP_STATS_JSON_H_
 #define _TP_STATS_JSON_H_
 
-/* --stats-json (tp_stats_json.c), written by the main lcore only. */
+/*
+ * --stats-json (tp_stats_json.c), written by the main lcore only. Its
+ * state (struct tp_stats_json: ctx->sj) is in tp_stats_json_types.h; the
+ * call takes the context, since each line is the whole counter table
+ * (tp_counters_read()).
+ */
 
 #include <stdbool.h>
 

@@ -116,9 +116,9 @@ tp_stats_screen_print(const struct tp_ctx *ctx, bool final)
 		/* The ports' imissed is no count where a driver does not
 		 * count the kernel's drops: say so under the ports' line.
 		 */
-		if (g == TP_GRP_PORTS && ctx->input.live_drops_unknown > 0)
+		if (g == TP_GRP_PORTS && ctx->live.drops_unknown > 0)
 			printf("  %-8s input drops unknown (imissed is no "
-			       "full count): %s\n", "", ctx->input.live_drops_why);
+			       "full count): %s\n", "", ctx->live.drops_why);
 	}
 	fflush(stdout);
 }

@@ -144,7 +144,7 @@ static void
 tp_summary_input_drops(struct tp_json *w, const struct tp_ctx *ctx,
 		       const struct tp_counters *c)
 {
-	const bool known = ctx->input.live_drops_unknown == 0;
+	const bool known = ctx->live.drops_unknown == 0;
 
 	tp_json_begin(w, "input_drops");
 	tp_json_bool(w, "known", known);
@@ -156,7 +156,7 @@ tp_summary_input_drops(struct tp_json *w, const struct tp_ctx *ctx,
 	tp_json_u64(w, "rx_nombuf", c->port_rx_nombuf);
 	tp_json_u64(w, "ierrors", c->port_ierrors);
 	/* A fixed text with a port number and driver names: no escaping. */
-	tp_json_str(w, "unknown_why", ctx->input.live_drops_why);
+	tp_json_str(w, "unknown_why", ctx->live.drops_why);
 	tp_json_end(w);
 }
 

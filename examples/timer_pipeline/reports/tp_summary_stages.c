@@ -196,9 +196,9 @@ tp_summary_stages_write(struct tp_json *w, const struct tp_ctx *ctx,
 		if (ctx->lc[l].roles != 0)
 			th[nth++] = (struct tp_stage_thread){ (int)l,
 				&ctx->lc[l].stages };
-	if (tp_ipfix_stages(ctx) != NULL)
+	if (tp_ipfix_stages(ctx->ipfix) != NULL)
 		th[nth++] = (struct tp_stage_thread){ -1,
-			tp_ipfix_stages(ctx) };
+			tp_ipfix_stages(ctx->ipfix) };
 	tp_json_begin(w, "stage_cycles");
 	tp_json_u64(w, "hz", hz);
 	tp_json_u64(w, "wall_cycles", wall);

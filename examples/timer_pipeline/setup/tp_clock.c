@@ -318,7 +318,7 @@ tp_clock_batch_end(const struct tp_ctx *ctx, const struct tp_rxq *q,
 	uint16_t i;
 
 	for (i = q->stash_head + 1; i < q->stash_nb; i++) {
-		t = tp_replay_cap_ns(ctx, q->stash[i]);
+		t = tp_replay_cap_ns(&ctx->replay, q->stash[i]);
 		if (t < ts || tp_clock_class(ctx, t) != cls)
 			break;
 		end = t;
@@ -352,7 +352,7 @@ tp_clock_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 	while (q->stash_head < q->stash_nb) {
 		struct rte_mbuf *m = q->stash[q->stash_head];
 
-		ts = tp_replay_cap_ns(ctx, m);
+		ts = tp_replay_cap_ns(&ctx->replay, m);
 		if (ts > settled) {
 			/* Those handed out go first: they are older. */
 			if (n > 0)

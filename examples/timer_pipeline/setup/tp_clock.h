@@ -21,18 +21,26 @@
  * packet that it should have preceded. At the end of input the clock runs
  * on to the last deadline (to the last packet's time with --flush-at-eof).
  *
- * State: ctx->clk. clk.now and clk.settled are moved by whichever RX lcore
- * holds clk.lock (a try-lock: the others go on with their work); the
- * queues' and lcores' published values are single-writer atomics.
+ * State: struct tp_clock (ctx->clk, tp_clock_types.h). clk.now and
+ * clk.settled are moved by whichever RX lcore holds clk.lock (a try-lock:
+ * the others go on with their work); the queues' and lcores' published
+ * values are single-writer atomics. The setup, fetch and control calls
+ * take the context (they also drive the adapter, the event device's
+ * scheduler and read the ports); the inline calls of the data path take
+ * the clock's state alone.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_mbuf.h>
 
-#include "tp_ctx.h"
+#include "datapath/tp_lcore_types.h"
+#include "setup/tp_clock_types.h"
 
-struct tp_lcore;
+struct tp_ctx;
 
 /**
  * Set up --clock capture after the lcores' queues: checks the adapter and
@@ -71,18 +79,18 @@ void tp_clock_report(const struct tp_ctx *ctx);
 
 /** The flows' time now: the TSC, or the capture clock. */
 static __rte_always_inline uint64_t
-tp_clock_now(const struct tp_ctx *ctx)
+tp_clock_now(const struct tp_clock *clk)
 {
-	if (ctx->clk.on)
-		return __atomic_load_n(&ctx->clk.now, __ATOMIC_ACQUIRE);
+	if (clk->on)
+		return __atomic_load_n(&clk->now, __ATOMIC_ACQUIRE);
 	return rte_get_timer_cycles();
 }
 
 /** Worker, --clock capture: publish what this lcore has handled. */
 static __rte_always_inline void
-tp_clock_worker_done(const struct tp_ctx *ctx, struct tp_lcore *lc)
+tp_clock_worker_done(const struct tp_clock *clk, struct tp_lcore *lc)
 {
-	if (!ctx->clk.on)
+	if (!clk->on)
 		return;
 	__atomic_store_n(&lc->clk_pkts, lc->stats.ev_deq_pkt, __ATOMIC_RELEASE);
 	__atomic_store_n(&lc->clk_tims, lc->stats.tim_expired,
@@ -91,9 +99,9 @@ tp_clock_worker_done(const struct tp_ctx *ctx, struct tp_lcore *lc)
 
 /** RX, --clock capture: publish the packet events this lcore sent. */
 static __rte_always_inline void
-tp_clock_rx_done(const struct tp_ctx *ctx, struct tp_lcore *lc)
+tp_clock_rx_done(const struct tp_clock *clk, struct tp_lcore *lc)
 {
-	if (ctx->clk.on)
+	if (clk->on)
 		__atomic_store_n(&lc->clk_sent, lc->stats.ev_enq,
 				 __ATOMIC_RELEASE);
 }

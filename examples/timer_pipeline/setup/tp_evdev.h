@@ -11,7 +11,8 @@
  * on a service lcore, priorities, ordered queues) and a distributed one
  * (event_dsw: scheduling inside enqueue/dequeue, idle ports must call
  * rte_event_maintain(), no ordered queues, no priorities) lives in an ops
- * table chosen from the device's capabilities, as in l2fwd-event.
+ * table chosen from the device's capabilities, as in l2fwd-event. Its
+ * state (struct tp_evdev: ctx->evd) and queues are in tp_evdev_types.h.
  */
 
 #include <stdbool.h>

@@ -17,7 +17,7 @@
 #include <rte_ethdev.h>
 #include <rte_version.h>
 
-#include "tp_ctx.h"
+#include "tp_log.h"
 #include "setup/tp_live.h"
 
 /* The drivers that read a live interface given as iface=NAME. */
@@ -66,23 +66,23 @@ tp_live_drops_why(const char *driver)
 }
 
 void
-tp_live_ports_check(struct tp_ctx *ctx)
+tp_live_ports_check(struct tp_live *live, const uint16_t *ports,
+		    uint16_t nb_ports)
 {
 	struct rte_eth_dev_info info;
 	const char *why;
 	uint16_t i;
 
-	ctx->input.live_drops_unknown = 0;
-	ctx->input.live_drops_why[0] = '\0';
-	for (i = 0; i < ctx->eth.nb_ports; i++) {
-		if (rte_eth_dev_info_get(ctx->eth.ports[i], &info) != 0 ||
+	live->drops_unknown = 0;
+	live->drops_why[0] = '\0';
+	for (i = 0; i < nb_ports; i++) {
+		if (rte_eth_dev_info_get(ports[i], &info) != 0 ||
 		    (why = tp_live_drops_why(info.driver_name)) == NULL)
 			continue;
 		TP_LOG(WARNING, "port %u: input drops unknown: %s",
-		       ctx->eth.ports[i], why);
-		if (ctx->input.live_drops_unknown++ == 0)
-			snprintf(ctx->input.live_drops_why,
-				 sizeof(ctx->input.live_drops_why), "port %u: %s",
-				 ctx->eth.ports[i], why);
+		       ports[i], why);
+		if (live->drops_unknown++ == 0)
+			snprintf(live->drops_why, sizeof(live->drops_why),
+				 "port %u: %s", ports[i], why);
 	}
 }

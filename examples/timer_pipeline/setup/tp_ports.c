@@ -233,7 +233,7 @@ tp_ports_probe(struct tp_ctx *ctx)
 	}
 	if (tp_ports_input_info(ctx) < 0)
 		return -EINVAL;
-	tp_live_ports_check(ctx);
+	tp_live_ports_check(&ctx->live, ctx->eth.ports, ctx->eth.nb_ports);
 	for (i = 0; cfg->fwd_mode == TP_FWD_PAIR && i + 1 < ctx->eth.nb_ports;
 	     i += 2) {
 		ctx->eth.dst_port[ctx->eth.ports[i]] = ctx->eth.ports[i + 1];
@@ -314,7 +314,8 @@ tp_dynfields(struct tp_ctx *ctx)
 		       rte_strerror(rte_errno));
 		return -rte_errno;
 	}
-	return tp_replay_fields_register(ctx);
+	return tp_replay_fields_register(&ctx->replay, ctx->cfg->replay_pace ||
+					 ctx->cfg->clock == TP_CLOCK_CAPTURE);
 }
 
 /*

@@ -5,7 +5,10 @@
 #ifndef _TP_PORTS_H_
 #define _TP_PORTS_H_
 
-/* Ethdev ports and the mbuf pool (tp_ports.c). */
+/*
+ * Ethdev ports and the mbuf pool (tp_ports.c). Their state (struct tp_eth,
+ * struct tp_input: ctx->eth, ctx->input) is in tp_ports_types.h.
+ */
 
 #include <stdint.h>
 

@@ -17,25 +17,24 @@
 #include <rte_mbuf_dyn.h>
 #include <rte_pause.h>
 
-#include "tp_ctx.h"
-#include "datapath/tp_pkt.h"
+#include "tp_log.h"
+#include "datapath/tp_lcore_types.h"
 #include "setup/tp_replay.h"
 
 int
-tp_replay_fields_register(struct tp_ctx *ctx)
+tp_replay_fields_register(struct tp_replay *rp, bool needed)
 {
 	int ret;
 
-	ctx->replay.ts_offset = -1;
-	ret = rte_mbuf_dyn_rx_timestamp_register(&ctx->replay.ts_offset,
-						 &ctx->replay.ts_flag);
-	if (ret < 0 && (ctx->cfg->replay_pace ||
-			ctx->cfg->clock == TP_CLOCK_CAPTURE)) {
+	rp->ts_offset = -1;
+	ret = rte_mbuf_dyn_rx_timestamp_register(&rp->ts_offset,
+						 &rp->ts_flag);
+	if (ret < 0 && needed) {
 		TP_LOG(ERR, "cannot register the RX timestamp field");
 		return ret;
 	}
 	/* net_pcap stores the capture time in microseconds. */
-	ctx->replay.ts_unit_ns = 1000;
+	rp->ts_unit_ns = 1000;
 	return 0;
 }
 
@@ -48,16 +47,16 @@ tp_replay_fields_register(struct tp_ctx *ctx)
  * conversion on the forwarding benchmark's path).
  */
 static bool
-tp_replay_capture_clock(const struct tp_ctx *ctx)
+tp_replay_capture_clock(bool pace, const uint16_t *ports, uint16_t nb_ports)
 {
 	const struct rte_devargs *da;
 	struct rte_eth_dev_info info;
 	uint16_t i;
 
-	if (ctx->cfg->replay_pace)
+	if (pace)
 		return true;
-	for (i = 0; i < ctx->eth.nb_ports; i++) {
-		if (rte_eth_dev_info_get(ctx->eth.ports[i], &info) != 0 ||
+	for (i = 0; i < nb_ports; i++) {
+		if (rte_eth_dev_info_get(ports[i], &info) != 0 ||
 		    info.device == NULL ||
 		    strcmp(info.driver_name, "net_pcap") != 0)
 			return false;
@@ -66,20 +65,20 @@ tp_replay_capture_clock(const struct tp_ctx *ctx)
 		    strstr(da->args, "infinite_rx=1") != NULL)
 			return false;
 	}
-	return ctx->eth.nb_ports > 0;
+	return nb_ports > 0;
 }
 
 void
-tp_replay_clock_init(struct tp_ctx *ctx)
+tp_replay_clock_init(struct tp_replay *rp, bool pace, const uint16_t *ports,
+		     uint16_t nb_ports)
 {
-	ctx->replay.cap_clock = tp_replay_capture_clock(ctx);
+	rp->cap_clock = tp_replay_capture_clock(pace, ports, nb_ports);
 }
 
 /* The first packet fixes the mapping capture time -> TSC. */
 static void
-tp_replay_start(struct tp_ctx *ctx, uint64_t cap_ns, uint64_t now)
+tp_replay_start(struct tp_replay *rp, uint64_t cap_ns, uint64_t now)
 {
-	struct tp_replay *rp = &ctx->replay;
 	uint64_t zero = 0;
 
 	if (__atomic_compare_exchange_n(&rp->base_cap_ns, &zero, cap_ns, false,
@@ -93,25 +92,25 @@ tp_replay_start(struct tp_ctx *ctx, uint64_t cap_ns, uint64_t now)
 
 /* When a packet is due under --replay-pace (TSC). */
 static __rte_always_inline uint64_t
-tp_replay_due(struct tp_ctx *ctx, uint64_t cap_ns, uint64_t now)
+tp_replay_due(struct tp_replay *rp, uint64_t cap_ns, uint64_t now,
+	      uint32_t speed, uint64_t hz)
 {
-	struct tp_replay *rp = &ctx->replay;
-
 	if (cap_ns == 0)
 		return now;
 	if (unlikely(__atomic_load_n(&rp->base_tsc, __ATOMIC_ACQUIRE) == 0))
-		tp_replay_start(ctx, cap_ns, now);
+		tp_replay_start(rp, cap_ns, now);
 	if (cap_ns <= rp->base_cap_ns)
 		return rp->base_tsc;
 	/* --replay-speed X: X times faster than recorded. */
-	return rp->base_tsc + tp_ns_to_cycles((cap_ns - rp->base_cap_ns) /
-					      ctx->cfg->replay_speed, ctx->hz);
+	return rp->base_tsc + ns_to_cycles((cap_ns - rp->base_cap_ns) / speed,
+					   hz);
 }
 
 /* Replay pace: hand out stashed packets once their time has come. 8< */
 uint16_t
-tp_replay_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
-		struct rte_mbuf **pkts, uint16_t burst, uint64_t now)
+tp_replay_fetch(struct tp_replay *rp, struct tp_lcore *lc, struct tp_rxq *q,
+		struct rte_mbuf **pkts, uint16_t burst, uint64_t now,
+		uint32_t speed, uint64_t hz)
 {
 	const uint32_t before = q->stash_nb - q->stash_head;
 	uint16_t n = 0;
@@ -124,7 +123,8 @@ tp_replay_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 	while (q->stash_head < q->stash_nb) {
 		struct rte_mbuf *m = q->stash[q->stash_head];
 
-		if (now < tp_replay_due(ctx, tp_replay_cap_ns(ctx, m), now))
+		if (now < tp_replay_due(rp, tp_replay_cap_ns(rp, m), now,
+					speed, hz))
 			break;
 		pkts[n++] = m;
 		q->stash_head++;
