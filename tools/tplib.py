@@ -110,7 +110,7 @@ class Telemetry:
 
 # --- Lateness histogram ---------------------------------------------------
 
-# TP_LAT_BUCKETS (tp_ctx.h): bucket 0 counts lateness under 1 us, bucket b
+# TP_LAT_BUCKETS (examples/timer_pipeline/reports/tp_slots.h): bucket 0 counts lateness under 1 us, bucket b
 # (1..31) lateness in [2^(b-1), 2^b) us, the last one everything above.
 LAT_BUCKETS = 32
 
