@@ -128,25 +128,29 @@ else
 	tp_fail live_table "$(cat "$WORK/live_table.log")"
 fi
 
+# checked NAME WHY COMMAND...: the check passes when COMMAND does; else
+# WHY and the problems it printed (its RESULT line left out).
+checked() {
+	local name=$1 why=$2
+	shift 2
+	if "$@" >"$WORK/$name.log" 2>&1; then
+		tp_pass "$name"
+	else
+		tp_fail "$name" "$why"
+		grep -v '^RESULT' "$WORK/$name.log"
+	fi
+}
+
 # bench_files: docs/bench holds what the guides read; repetitions live in
 # results/bench, figures are drawn at build time
-if python3 tests/pipeline/bench_files.py "$TP_SRC" >"$WORK/bench_files.log" 2>&1
-then
-	tp_pass bench_files
-else
-	tp_fail bench_files "docs/bench holds a file the guides do not read"
-	grep -v '^RESULT' "$WORK/bench_files.log"
-fi
+checked bench_files "docs/bench holds a file the guides do not read" \
+	python3 tests/pipeline/bench_files.py "$TP_SRC"
 
 # file_lists: the guides' file lists (testing.rst "Where things live",
-# sample_app.rst's table) name only files that exist, and every source file
-if python3 tests/pipeline/doc_files.py "$TP_SRC" >"$WORK/doc_files.log" 2>&1
-then
-	tp_pass file_lists
-else
-	tp_fail file_lists "a guide's file list names a missing file or misses one"
-	grep -v '^RESULT' "$WORK/doc_files.log"
-fi
+# sample_app.rst's table) name only files that exist, and every source
+# file; the path of a packet names only functions and files that exist
+checked file_lists "a guide's file list names a missing file or misses one" \
+	python3 tests/pipeline/doc_files.py "$TP_SRC"
 
 # using_it_compiles: the library guide's "Using it" example compiles with
 # -Wall -Wextra -Werror against the public header, as a function whose free
