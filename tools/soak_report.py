@@ -23,7 +23,8 @@ import sys
 
 import tplib
 
-# The exit summary's flow line and exactly-once check (tp_stats.c).
+# The exit summary's flow line and exactly-once check
+# (examples/timer_pipeline/reports/tp_summary.c).
 FLOWS_RE = (r"flows\s+active (\d+) created (\d+) ended (\d+): idle_timeout "
             r"(\d+) active_timeout (\d+) end_of_flow \d+ forced_end (\d+) "
             r"lack_of_resources (\d+)")
