@@ -168,9 +168,15 @@ def layout_dot(lay):
             out.append('  lc%d -> adapter [label="runs its service", '
                        'style=dotted, arrowhead=none];' % lc["lcore"])
         if "control" in lc["roles"]:
-            out.append('  records [shape=note, label="flow records, stats,'
+            out.append('  control [shape=note, label="stats, telemetry,'
                        '\\nshutdown (control)"];')
-            out.append('  lc%d -> records [style=dotted];' % lc["lcore"])
+            out.append('  lc%d -> control [style=dotted];' % lc["lcore"])
+        for s in lc["services"]:
+            if s in svc_name and svc_name[s]["is"] == "record_writer":
+                out.append('  records [shape=note, label="flow records:'
+                           '\\nflow log, IPFIX queue\\n(record writer)"];')
+                out.append('  lc%d -> records [style=dotted];'
+                           % lc["lcore"])
     out.append("}")
     return "\n".join(out) + "\n"
 

@@ -42,6 +42,7 @@
 #include "setup/tp_ports.h"
 #include "setup/tp_ports_tx.h"
 #include "setup/tp_preflight.h"
+#include "setup/tp_service.h"
 #include "reports/tp_stats_screen.h"
 #include "reports/tp_stats_json.h"
 #include "reports/tp_summary.h"
@@ -159,6 +160,22 @@ static const struct tp_flow_ops tp_main_flow_ops = {
 	.step = tp_main_flow_step,
 };
 
+/*
+ * The record writer service (when some sink takes records), on the service
+ * lcore with the fewest services: records are formatted and written there.
+ */
+static int
+tp_main_writer_setup(struct tp_ctx *ctx)
+{
+	int ret = tp_record_service_register(ctx);
+
+	if (ret == 0 && ctx->rec.service_on)
+		ret = tp_service_map(ctx->rec.service_id, "record writer");
+	if (ret == 0)
+		ret = tp_record_service_start(ctx);
+	return ret;
+}
+
 /* Checks that need EAL but start nothing: failures exit with status 2. */
 static int
 tp_validate(struct tp_ctx *ctx)
@@ -251,6 +268,7 @@ tp_run(struct tp_ctx *ctx)
 	tp_lcore_roles_print(ctx);
 	tp_launch(ctx);
 	tp_clock_report(ctx);
+	tp_record_service_stop(ctx);	/* the main lcore drains the rest */
 	tp_record_drain(ctx);
 	tp_record_close(ctx);	/* the flow log's last write errors */
 	tp_ipfix_stop(ctx->ipfix);	/* export what is queued, bounded */
@@ -322,7 +340,7 @@ main(int argc, char **argv)
 	if (tp_lcore_queues_setup(ctx) < 0)
 		goto out_queues;
 	if (tp_evdev_setup(ctx) < 0 || tp_adapter_setup(ctx) < 0 ||
-	    tp_evdev_start(ctx) < 0)
+	    tp_evdev_start(ctx) < 0 || tp_main_writer_setup(ctx) < 0)
 		goto out_evdev;
 	if (tp_ports_start(ctx) < 0)
 		goto out_evdev;

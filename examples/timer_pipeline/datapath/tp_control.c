@@ -3,8 +3,8 @@
  */
 
 /*
- * Control role (main lcore), every 10 ms: write flow records and traces,
- * return flow slots whose grace period passed, print the stats screen, and
+ * Control role (main lcore), every 10 ms: write traces (and flow records
+ * when no record writer service runs), return flow slots whose grace period passed, print the stats screen, and
  * drive the shutdown phases:
  *   RUN      -> RX_STOP  on a signal, --duration, --stop-when-done or
  *                        --flush-at-eof;

@@ -22,6 +22,7 @@
 #include "tp_ctx.h"
 #include "datapath/tp_flow_table.h"
 #include "datapath/tp_control.h"
+#include "records/tp_record.h"
 #include "datapath/tp_lcore.h"
 #include "datapath/tp_rx.h"
 #include "datapath/tp_worker.h"
@@ -209,7 +210,8 @@ tp_lcore_roles_print(const struct tp_ctx *ctx)
 {
 	unsigned int id, i;
 
-	printf("Lcores (service lcores run the scheduler and the adapter):\n");
+	printf("Lcores (service lcores run the scheduler, the adapter and the "
+	       "record writer):\n");
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		const struct tp_lcore *lc = &ctx->lc[id];
 
@@ -305,6 +307,8 @@ tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
 		__atomic_store_n(&lc->phase_ack, phase, __ATOMIC_RELEASE);
 		if (control)
 			tp_control_poll(ctx, lc, rte_get_timer_cycles());
+		/* The records of the flows this pass ended, in one burst. */
+		tp_record_flush(ctx, lc);
 		if (work != 0)
 			idle = 0;
 		else
@@ -314,6 +318,7 @@ tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
 		tp_rx_stop(ctx, lc);
 	if (roles & TP_ROLE_WORKER)
 		tp_worker_stop(ctx, lc);
+	tp_record_flush(ctx, lc);
 	return 0;
 }
 /* >8 End of the lcore loop. */
@@ -342,6 +347,7 @@ tp_lcore_control(struct tp_ctx *ctx, struct tp_lcore *lc)
 {
 	while (tp_phase(ctx) < TP_PHASE_STOP) {
 		tp_control_poll(ctx, lc, rte_get_timer_cycles());
+		tp_record_flush(ctx, lc);
 		rte_delay_us_sleep(1000);
 	}
 	return 0;

@@ -4,9 +4,11 @@
 
 /*
  * Flow records (see tp_record.h): built by whoever drops a flow's last
- * reference, queued on a ring, drained by the main lcore into the sinks
- * (--flow-log, CSV or JSON lines, through a tp_sink that counts what
- * reached the file; the IPFIX exporter).
+ * reference, queued on a ring, drained into the sinks (--flow-log, CSV or
+ * JSON lines, through a tp_sink that counts what reached the file; the
+ * IPFIX exporter) by one thread at a time: the record writer service on a
+ * service lcore while it runs (rec.writer_running), the main lcore
+ * before and after.
  */
 
 #include <arpa/inet.h>
@@ -19,8 +21,11 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
+#include <rte_service.h>
+#include <rte_service_component.h>
 
 #include "tp_ctx.h"
 #include "records/tp_ipfix.h"
@@ -33,6 +38,8 @@
 #define TP_DRAIN_BURST 64
 #define TP_LOG_BUF (256 * 1024)	/* the flow log's buffer */
 #define TP_LOG_LINE_MAX 640	/* longest line: JSON, two IPv6 addresses */
+#define TP_WRITER_FLUSH_MS 10	/* the writer service's flush period */
+#define TP_WRITER_IDLE_US 100	/* its sleep when idle, alone on its lcore */
 
 /*
  * The flow log's fields, in order: X(name, kind, value of record r). The
@@ -88,6 +95,7 @@ tp_record_init(struct tp_ctx *ctx)
 {
 	struct tp_records *rec = &ctx->rec;
 	const struct tp_config *cfg = ctx->cfg;
+	unsigned int id;
 	int ret;
 
 	/* A ring element is a whole number of 4-byte words; the pads are
@@ -104,6 +112,17 @@ tp_record_init(struct tp_ctx *ctx)
 		TP_LOG(ERR, "cannot create the record ring: %s",
 		       rte_strerror(rte_errno));
 		return -ENOMEM;
+	}
+	RTE_LCORE_FOREACH(id) {
+		rec->stage[id] = rte_zmalloc_socket("tp_record_stage",
+						    sizeof(*rec->stage[id]),
+						    RTE_CACHE_LINE_SIZE,
+						    (int)rte_lcore_to_socket_id(id));
+		if (rec->stage[id] == NULL) {
+			TP_LOG(ERR, "out of memory for lcore %u's records", id);
+			tp_record_free(ctx);
+			return -ENOMEM;
+		}
 	}
 	/* the clock of the records */
 	tp_replay_clock_init(&ctx->replay, cfg->replay_pace, ctx->eth.ports,
@@ -136,12 +155,24 @@ void
 tp_record_free(struct tp_ctx *ctx)
 {
 	struct tp_records *rec = &ctx->rec;
+	unsigned int id;
 
+	tp_record_service_stop(ctx);
+	if (rec->service_on) {
+		rte_service_component_unregister(rec->service_id);
+		rec->service_on = false;
+	}
 	if (rec->ring != NULL)
 		tp_record_drain(ctx);
 	tp_record_close(ctx);
 	rte_ring_free(rec->ring);
 	rec->ring = NULL;
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		/* Every lcore flushed its records before it returned. */
+		RTE_ASSERT(rec->stage[id] == NULL || rec->stage[id]->n == 0);
+		rte_free(rec->stage[id]);
+		rec->stage[id] = NULL;
+	}
 }
 
 bool
@@ -158,52 +189,85 @@ tp_record_ns(const struct tp_ctx *ctx, uint64_t ts)
 				  ctx->start_tsc, ctx->hz);
 }
 
+/*
+ * Put an lcore's staged records on the ring, in one burst when there is
+ * room; while the ring is full, wait (counted), the main lcore draining
+ * it itself unless the writer service does.
+ */
+static void
+tp_record_stage_flush(struct tp_ctx *ctx, struct tp_record_stage *st)
+{
+	unsigned int done = 0;
+
+	while (done < st->n) {
+		done += rte_ring_mp_enqueue_burst_elem(ctx->rec.ring,
+						       &st->r[done],
+						       sizeof(st->r[0]),
+						       st->n - done, NULL);
+		if (done == st->n)
+			break;
+		__atomic_fetch_add(&ctx->rec.ring_full, 1, __ATOMIC_RELAXED);
+		if (rte_lcore_id() != ctx->main_lcore ||
+		    tp_record_drain(ctx) == 0)
+			rte_pause();
+	}
+	st->n = 0;
+}
+
+void
+tp_record_flush(struct tp_ctx *ctx, struct tp_lcore *lc)
+{
+	struct tp_record_stage *st = ctx->rec.stage[lc - ctx->lc];
+
+	if (st != NULL && st->n != 0)
+		tp_record_stage_flush(ctx, st);
+}
+
 /* Build the record of a flow whose last reference is gone. 8< */
 void
 tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 	       const struct tp_flow *f, enum tp_end_reason reason)
 {
-	struct tp_flow_record r;
+	struct tp_record_stage *st;
+	struct tp_flow_record *r;
 	const unsigned int a = f->init_lo ? 0 : 1;	/* initiator end */
 	const uint8_t ipver = tp_key_ipver(f->key);
 	const unsigned int alen = ipver == 4 ? 4 : 16;
 
-	RTE_SET_USED(lc);
 	if (!tp_record_wanted(ctx))
 		return;
-	memset(&r, 0, sizeof(r));
-	memcpy(r.src_addr, tp_key_addr(f->key, a), alen);
-	memcpy(r.dst_addr, tp_key_addr(f->key, a ^ 1), alen);
-	r.src_port = rte_be_to_cpu_16(f->key->port[a]);
-	r.dst_port = rte_be_to_cpu_16(f->key->port[a ^ 1]);
-	r.vlan[0] = f->key->vlan0;
-	r.vlan[1] = f->key->vlan1;
-	r.ipver = ipver;
-	r.proto = f->key->proto;
-	r.first_ns = tp_record_ns(ctx, f->first_ts);
-	r.last_ns = tp_record_ns(ctx, RTE_MAX(f->last_ts[0],
-					     f->last_ts[1]));
+	RTE_ASSERT(lc >= ctx->lc && lc < ctx->lc + RTE_MAX_LCORE);
+	st = ctx->rec.stage[lc - ctx->lc];
+	RTE_ASSERT(st != NULL && st->n < TP_RECORD_STAGE);
+	r = &st->r[st->n];
+	memset(r, 0, sizeof(*r));
+	memcpy(r->src_addr, tp_key_addr(f->key, a), alen);
+	memcpy(r->dst_addr, tp_key_addr(f->key, a ^ 1), alen);
+	r->src_port = rte_be_to_cpu_16(f->key->port[a]);
+	r->dst_port = rte_be_to_cpu_16(f->key->port[a ^ 1]);
+	r->vlan[0] = f->key->vlan0;
+	r->vlan[1] = f->key->vlan1;
+	r->ipver = ipver;
+	r->proto = f->key->proto;
+	r->first_ns = tp_record_ns(ctx, f->first_ts);
+	r->last_ns = tp_record_ns(ctx, RTE_MAX(f->last_ts[0],
+					       f->last_ts[1]));
 	/* Each direction's own first and last packet (--ipfix-flows uni). */
-	r.dir_first_ns[0] = r.first_ns;
-	r.dir_last_ns[0] = tp_record_ns(ctx, f->last_ts[0]);
+	r->dir_first_ns[0] = r->first_ns;
+	r->dir_last_ns[0] = tp_record_ns(ctx, f->last_ts[0]);
 	if (f->pkts[1] > 0) {
-		r.dir_first_ns[1] = tp_record_ns(ctx, f->rev_first_ts);
-		r.dir_last_ns[1] = tp_record_ns(ctx, f->last_ts[1]);
+		r->dir_first_ns[1] = tp_record_ns(ctx, f->rev_first_ts);
+		r->dir_last_ns[1] = tp_record_ns(ctx, f->last_ts[1]);
 	}
-	memcpy(r.pkts, f->pkts, sizeof(r.pkts));
-	memcpy(r.bytes, f->bytes, sizeof(r.bytes));
-	memcpy(r.tcp_flags, f->tcp_flags, sizeof(r.tcp_flags));
-	r.serial = f->serial;
-	r.end_reason = reason;
-	r.in_port = f->in_port;
-	r.icmp_type_code = f->icmp_tc;
-	while (rte_ring_mp_enqueue_elem(ctx->rec.ring, &r, sizeof(r)) != 0) {
-		__atomic_fetch_add(&ctx->rec.ring_full, 1, __ATOMIC_RELAXED);
-		if (rte_lcore_id() == ctx->main_lcore)
-			tp_record_drain(ctx);	/* we are the writer */
-		else
-			rte_pause();
-	}
+	memcpy(r->pkts, f->pkts, sizeof(r->pkts));
+	memcpy(r->bytes, f->bytes, sizeof(r->bytes));
+	memcpy(r->tcp_flags, f->tcp_flags, sizeof(r->tcp_flags));
+	r->serial = f->serial;
+	r->end_reason = reason;
+	r->in_port = f->in_port;
+	r->icmp_type_code = f->icmp_tc;
+	if (++st->n == TP_RECORD_STAGE)
+		tp_record_stage_flush(ctx, st);
 }
 /* >8 End of building the record. */
 
@@ -346,9 +410,9 @@ tp_record_room(const struct tp_ctx *ctx)
 	return room > queued ? room - queued : 0;
 }
 
-/* Main lcore: hand queued records to the sinks. */
-unsigned int
-tp_record_drain(struct tp_ctx *ctx)
+/* The ring's consumer: hand queued records to the sinks. */
+static unsigned int
+tp_record_drain_ring(struct tp_ctx *ctx)
 {
 	struct tp_flow_record r[TP_DRAIN_BURST];
 	struct tp_records *rec = &ctx->rec;
@@ -361,7 +425,121 @@ tp_record_drain(struct tp_ctx *ctx)
 			tp_record_emit(ctx, &r[i]);
 		total += n;
 	} while (n == TP_DRAIN_BURST);
+	return total;
+}
+
+/* Main lcore: drain, unless the writer service does. */
+unsigned int
+tp_record_drain(struct tp_ctx *ctx)
+{
+	struct tp_records *rec = &ctx->rec;
+	unsigned int total;
+
+	if (__atomic_load_n(&rec->writer_running, __ATOMIC_ACQUIRE))
+		return 0;
+	total = tp_record_drain_ring(ctx);
 	if (total > 0 && rec->log_on)
 		tp_sink_flush(&rec->log);
 	return total;
+}
+
+/*
+ * The record writer: the ring drained on a service lcore, so that
+ * formatting and writing records takes no time from the lcores that read
+ * packets and end flows. The flow log is written every
+ * TP_WRITER_FLUSH_MS, or when its buffer fills.
+ */
+static int32_t
+tp_record_service_run(void *arg)
+{
+	struct tp_ctx *ctx = arg;
+	struct tp_records *rec = &ctx->rec;
+	unsigned int n;
+	uint64_t now;
+
+#ifdef TP_STAGE_CYCLES
+	/* Its stages count as the service lcore's. */
+	if (unlikely(RTE_PER_LCORE(tp_stage_self) == NULL))
+		RTE_PER_LCORE(tp_stage_self) = &ctx->lc[rte_lcore_id()].stages;
+#endif
+	n = tp_record_drain_ring(ctx);
+	now = rte_get_timer_cycles();
+
+	if (now >= rec->flush_tsc) {
+		if (rec->log_on)
+			tp_sink_flush(&rec->log);
+		rec->flush_tsc = now + ctx->hz / 1000 * TP_WRITER_FLUSH_MS;
+	}
+	if (n > 0)
+		return 0;
+	/* Nothing queued, and no other service waits on this lcore (the
+	 * capture clock runs the adapter's and the scheduler's on its own
+	 * lcore): give the CPU back for a while rather than spin on it.
+	 */
+	if (rte_service_lcore_count_services(rte_lcore_id()) == 1)
+		rte_delay_us_sleep(TP_WRITER_IDLE_US);
+	return -EAGAIN;
+}
+
+int
+tp_record_service_register(struct tp_ctx *ctx)
+{
+	struct tp_records *rec = &ctx->rec;
+	struct rte_service_spec spec;
+	int ret;
+
+	if (!tp_record_wanted(ctx))
+		return 0;
+	memset(&spec, 0, sizeof(spec));
+	snprintf(spec.name, sizeof(spec.name), "tp_record_writer");
+	spec.callback = tp_record_service_run;
+	spec.callback_userdata = ctx;
+	spec.socket_id = (int)rte_socket_id();
+	spec.capabilities = 0;	/* one lcore runs it */
+	ret = rte_service_component_register(&spec, &rec->service_id);
+	if (ret < 0) {
+		TP_LOG(ERR, "cannot register the record writer service: %s",
+		       strerror(-ret));
+		return ret;
+	}
+	rec->service_on = true;
+	return 0;
+}
+
+int
+tp_record_service_start(struct tp_ctx *ctx)
+{
+	struct tp_records *rec = &ctx->rec;
+	int ret;
+
+	if (!rec->service_on)
+		return 0;
+	/* From here on only the service drains. */
+	__atomic_store_n(&rec->writer_running, true, __ATOMIC_RELEASE);
+	ret = rte_service_component_runstate_set(rec->service_id, 1);
+	if (ret == 0)
+		ret = rte_service_runstate_set(rec->service_id, 1);
+	if (ret < 0) {
+		__atomic_store_n(&rec->writer_running, false,
+				 __ATOMIC_RELEASE);
+		TP_LOG(ERR, "cannot start the record writer service: %s",
+		       strerror(-ret));
+	}
+	return ret;
+}
+
+void
+tp_record_service_stop(struct tp_ctx *ctx)
+{
+	struct tp_records *rec = &ctx->rec;
+
+	if (!rec->service_on ||
+	    !__atomic_load_n(&rec->writer_running, __ATOMIC_ACQUIRE))
+		return;
+	rte_service_runstate_set(rec->service_id, 0);
+	rte_service_component_runstate_set(rec->service_id, 0);
+	/* It may be inside a call: the main lcore drains once it left. */
+	while (rte_service_may_be_active(rec->service_id) == 1)
+		rte_pause();
+	__atomic_store_n(&rec->writer_running, false, __ATOMIC_RELEASE);
 }

@@ -8,9 +8,10 @@
 /*
  * Flow records: one per ended flow. Whoever drops a flow's last reference
  * builds its record (tp_record_push(), any lcore) and queues it on an MP/SC
- * ring; the main lcore drains the ring (tp_record_drain()) and hands each
- * record to the sinks in tp_record_emit(), so no fast-path lcore does file
- * or socket I/O.
+ * ring. The record writer, a DPDK service on a service lcore, drains the ring and hands each record to the
+ * sinks in tp_record_emit(), so no lcore that reads packets or ends flows
+ * formats or writes records; the main lcore drains before the service
+ * starts and after it stops (tp_record_drain()).
  *
  * Adding a sink (an exporter): give it a flag or handle in struct
  * tp_records, make tp_record_wanted() true when it is on (records are
@@ -53,12 +54,19 @@ void tp_record_free(struct tp_ctx *ctx);
 bool tp_record_wanted(const struct tp_ctx *ctx);
 
 /**
- * Build the record of a flow whose last reference is gone and queue it.
- * Any lcore; waits (counting ctx->rec.ring_full) while the ring is full,
- * draining it itself on the main lcore.
+ * Build the record of a flow whose last reference is gone, in lc's stage;
+ * a full stage goes on the ring (tp_record_flush()).
  */
 void tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 		    const struct tp_flow *f, enum tp_end_reason reason);
+
+/**
+ * Put lc's staged records on the ring: every lcore that ends flows calls
+ * it once per loop and before it returns. Waits (counting
+ * ctx->rec.ring_full) while the ring is full, draining it itself on the
+ * main lcore unless the writer service runs.
+ */
+void tp_record_flush(struct tp_ctx *ctx, struct tp_lcore *lc);
 
 /**
  * Hand one drained record to every sink (main lcore). The one place a
@@ -74,10 +82,34 @@ void tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r);
 uint32_t tp_record_room(const struct tp_ctx *ctx);
 
 /**
- * Main lcore: drain the ring through tp_record_emit().
+ * Main lcore: drain the ring through tp_record_emit(), unless the record
+ * writer service runs (it drains then).
  *
  * @return Records drained.
  */
 unsigned int tp_record_drain(struct tp_ctx *ctx);
+
+/**
+ * Register the record writer service, stopped, when some sink takes
+ * records (rec.service_on). Each call drains the ring and flushes the flow
+ * log every 10 ms. The caller maps it to a service lcore (its id in
+ * rec.service_id), then calls tp_record_service_start().
+ *
+ * @return 0, or a negative errno (logged).
+ */
+int tp_record_service_register(struct tp_ctx *ctx);
+
+/**
+ * Start the registered writer: from now on only it drains the ring.
+ *
+ * @return 0 (also with no service), or a negative errno (logged).
+ */
+int tp_record_service_start(struct tp_ctx *ctx);
+
+/**
+ * Stop the writer and wait until it has left its last call; the main
+ * lcore drains from then on. Idempotent.
+ */
+void tp_record_service_stop(struct tp_ctx *ctx);
 
 #endif /* _TP_RECORD_H_ */

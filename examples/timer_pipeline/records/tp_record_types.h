@@ -43,11 +43,27 @@ struct tp_flow_record {
 };
 
 /** Record writer state (main lcore). */
+/** Records one lcore built, not yet on the ring (tp_record_flush()). */
+#define TP_RECORD_STAGE 32
+struct tp_record_stage {
+	unsigned int n;				/**< Records in r. */
+	struct tp_flow_record r[TP_RECORD_STAGE];
+};
+
 struct tp_records {
 	struct rte_ring *ring;	/**< tp_flow_record, MP/SC. */
+	/** Per lcore (its id): its records, put on the ring in bursts. */
+	struct tp_record_stage *stage[RTE_MAX_LCORE];
 	struct tp_sink log;	/**< --flow-log (main lcore), if log_on. */
 	bool log_on;		/**< --flow-log is open or was. */
 	uint64_t ring_full;	/**< Pushes that had to wait (atomic). */
+	uint32_t service_id;	/**< The record writer service, if on. */
+	bool service_on;	/**< It is registered. */
+	/** The service drains, not the main lcore (atomic): the ring has
+	 * one consumer and the sinks one writer at any time.
+	 */
+	bool writer_running;
+	uint64_t flush_tsc;	/**< The service's next flush of the log. */
 };
 
 #endif /* _TP_RECORD_TYPES_H_ */

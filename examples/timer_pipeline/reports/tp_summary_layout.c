@@ -151,6 +151,9 @@ tp_layout_services(struct tp_json *w, const struct tp_ctx *ctx,
 		else if (ctx->evd.has_sched_service &&
 			 (uint32_t)s == ctx->evd.sched_service_id)
 			what = "scheduler";
+		else if (ctx->rec.service_on &&
+			 (uint32_t)s == ctx->rec.service_id)
+			what = "record_writer";
 		else
 			what = "other";
 		tp_json_elem(w);

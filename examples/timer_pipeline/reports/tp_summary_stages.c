@@ -112,6 +112,30 @@ tp_stage_who(struct tp_json *w, const struct tp_ctx *ctx, int lcore)
 	tp_json_list_end(w);
 }
 
+/* Did this thread count any stage? */
+static bool
+tp_stage_counted(const struct tp_stage_stats *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < TP_STAGE_MAX; i++)
+		if (s->calls[i] != 0 || s->cycles[i] != 0)
+			return true;
+	return false;
+}
+
+/* A thread's cycles in all its stages. */
+static uint64_t
+tp_stage_sum(const struct tp_stage_stats *s)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < TP_STAGE_MAX; i++)
+		sum += __atomic_load_n(&s->cycles[i], __ATOMIC_RELAXED);
+	return sum;
+}
+
 /* ns per flow created of 'cyc' TSC cycles. */
 static double
 tp_stage_ns_per_flow(uint64_t cyc, uint64_t hz, uint64_t flows)
@@ -192,8 +216,13 @@ tp_summary_stages_write(struct tp_json *w, const struct tp_ctx *ctx,
 	unsigned int nth = 0, t, i, l;
 	uint32_t id;
 
+	/* The lcores with roles, and service lcores that counted stages
+	 * (the record writer's).
+	 */
 	for (l = 0; l < RTE_MAX_LCORE; l++)
-		if (ctx->lc[l].roles != 0)
+		if (ctx->lc[l].roles != 0 ||
+		    (rte_lcore_has_role(l, ROLE_SERVICE) &&
+		     tp_stage_counted(&ctx->lc[l].stages)))
 			th[nth++] = (struct tp_stage_thread){ (int)l,
 				&ctx->lc[l].stages };
 	if (tp_ipfix_stages(ctx->ipfix) != NULL)
@@ -234,15 +263,18 @@ tp_summary_stages_write(struct tp_json *w, const struct tp_ctx *ctx,
 	/* Each thread: what its stages take of its wall time and per flow. */
 	tp_json_list(w, "lcores");
 	for (t = 0; t < nth; t++) {
-		for (sum = 0, i = 0; i < TP_STAGE_MAX; i++)
-			sum += __atomic_load_n(&th[t].s->cycles[i],
-					       __ATOMIC_RELAXED);
-		tp_stage_thread(w, ctx, th[t].lcore, sum, wall, hz, flows);
+		if (th[t].lcore >= 0 &&
+		    rte_lcore_has_role((unsigned int)th[t].lcore, ROLE_SERVICE))
+			continue;	/* below, with its services */
+		tp_stage_thread(w, ctx, th[t].lcore, tp_stage_sum(th[t].s),
+				wall, hz, flows);
 	}
+	/* A service lcore: its services' cycles and its own stages'. */
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
 		if (!rte_lcore_has_role(l, ROLE_SERVICE))
 			continue;
-		for (sum = 0, i = 0; i < TP_SVC_MAX; i++)
+		sum = tp_stage_sum(&ctx->lc[l].stages);
+		for (i = 0; i < TP_SVC_MAX; i++)
 			if (svc_lcore[i] == (int)l)
 				sum += svc_cyc[i];
 		tp_stage_thread(w, ctx, (int)l, sum, wall, hz, flows);
