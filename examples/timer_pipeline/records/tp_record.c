@@ -266,6 +266,7 @@ tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 	r->end_reason = reason;
 	r->in_port = f->in_port;
 	r->icmp_type_code = f->icmp_tc;
+	__atomic_store_n(&st->built, st->built + 1, __ATOMIC_RELAXED);
 	if (++st->n == TP_RECORD_STAGE)
 		tp_record_stage_flush(ctx, st);
 }
@@ -399,15 +400,36 @@ tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r)
 		tp_ipfix_submit(ctx->ipfix, r);	/* never waits */
 }
 
+/*
+ * Records built and not yet handed to the sinks: staged, on the ring, or
+ * in the drainer's hands. Read on the main lcore; emitted is read first,
+ * so the figure is never short.
+ */
+static uint64_t
+tp_record_in_flight(const struct tp_ctx *ctx)
+{
+	const struct tp_records *rec = &ctx->rec;
+	uint64_t emitted = __atomic_load_n(&rec->emitted, __ATOMIC_ACQUIRE);
+	uint64_t built = 0;
+	unsigned int id;
+
+	for (id = 0; id < RTE_MAX_LCORE; id++)
+		if (rec->stage[id] != NULL)
+			built += __atomic_load_n(&rec->stage[id]->built,
+						 __ATOMIC_ACQUIRE);
+	return built > emitted ? built - emitted : 0;
+}
+
 uint32_t
 tp_record_room(const struct tp_ctx *ctx)
 {
-	uint32_t room = tp_ipfix_room(ctx->ipfix), queued;
+	uint32_t room = tp_ipfix_room(ctx->ipfix);
+	uint64_t queued;
 
 	if (room == UINT32_MAX || ctx->rec.ring == NULL)
 		return room;
-	queued = rte_ring_count(ctx->rec.ring);
-	return room > queued ? room - queued : 0;
+	queued = tp_record_in_flight(ctx);
+	return room > queued ? room - (uint32_t)queued : 0;
 }
 
 /* The ring's consumer: hand queued records to the sinks. */
@@ -423,6 +445,8 @@ tp_record_drain_ring(struct tp_ctx *ctx)
 						   TP_DRAIN_BURST, NULL);
 		for (i = 0; i < n; i++)
 			tp_record_emit(ctx, &r[i]);
+		__atomic_store_n(&rec->emitted, rec->emitted + n,
+				 __ATOMIC_RELEASE);
 		total += n;
 	} while (n == TP_DRAIN_BURST);
 	return total;
@@ -541,5 +565,7 @@ tp_record_service_stop(struct tp_ctx *ctx)
 	/* It may be inside a call: the main lcore drains once it left. */
 	while (rte_service_may_be_active(rec->service_id) == 1)
 		rte_pause();
-	__atomic_store_n(&rec->writer_running, false, __ATOMIC_RELEASE);
+	/* What it wrote to the ring and the sinks is seen from here on. */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	__atomic_store_n(&rec->writer_running, false, __ATOMIC_RELAXED);
 }

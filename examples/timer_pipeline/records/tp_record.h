@@ -76,8 +76,9 @@ void tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r);
 
 /**
  * Records the sinks take now without counting any as not sent: room in
- * the IPFIX queue less the records still in the ring (UINT32_MAX when no
- * sink can refuse one; the flow log writes each record in place).
+ * the IPFIX queue less the records built and not yet handed to it
+ * (staged, on the ring or being drained; UINT32_MAX when no sink can
+ * refuse one; the flow log writes each record in place).
  */
 uint32_t tp_record_room(const struct tp_ctx *ctx);
 

@@ -47,6 +47,7 @@ struct tp_flow_record {
 #define TP_RECORD_STAGE 32
 struct tp_record_stage {
 	unsigned int n;				/**< Records in r. */
+	uint64_t built;				/**< Records built (atomic). */
 	struct tp_flow_record r[TP_RECORD_STAGE];
 };
 
@@ -64,6 +65,7 @@ struct tp_records {
 	 */
 	bool writer_running;
 	uint64_t flush_tsc;	/**< The service's next flush of the log. */
+	uint64_t emitted;	/**< Records handed to the sinks (atomic). */
 };
 
 #endif /* _TP_RECORD_TYPES_H_ */
