@@ -12,7 +12,8 @@
   port, the adapter's is the next one; every RX queue of every port is
   polled by exactly one RX lcore; every service an lcore lists exists and
   that lcore is a service lcore; the adapter's service is registered, is
-  "timer_adapter", runs, and a service lcore runs it.
+  "timer_adapter", runs, and a service lcore runs it; a run that wrote
+  flow records has one "record_writer" service, on one service lcore.
 - =LCORE:ROLE+ROLE,...: the roles the run must have given each lcore.
 
 Prints an "ok"/"FAIL" line per check and "RESULT summary_layout: N passed,
@@ -50,6 +51,24 @@ def json_keys(v, prefix, out):
                     out.add(p)
                 json_keys(x, p, out)
     return out
+
+
+def writer(lay, counters):
+    """The record writer: one, on one service lcore, when records were
+    written."""
+    bad = []
+    ws = [s["service"] for s in lay["services"] if s["is"] == "record_writer"]
+    wrote = counters.get("records_written", 0) > 0
+    if wrote and len(ws) != 1:
+        bad.append("flow records were written, but %d record_writer "
+                   "services are registered" % len(ws))
+    for w in ws:
+        on = [lc["lcore"] for lc in lay["lcores"] if w in lc["services"]
+              and "service" in lc["roles"]]
+        if len(on) != 1:
+            bad.append("the record writer (service %d) runs on service "
+                       "lcores %s, not one" % (w, on))
+    return bad
 
 
 def coherent(lay):
@@ -116,7 +135,8 @@ def main(argv):
         if lay is None:
             continue
         json_keys(lay, "layout", seen)
-        for why in coherent(lay):
+        counters = json.load(open(path)).get("counters") or {}
+        for why in coherent(lay) + writer(lay, counters):
             check(False, "%s: %s" % (path, why))
         check(True, "%s holds together" % path)
         got = {lc["lcore"]: lc["roles"] for lc in lay["lcores"]}
