@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -432,9 +433,11 @@ tp_record_room(const struct tp_ctx *ctx)
 	return room > queued ? room - (uint32_t)queued : 0;
 }
 
-/* The ring's consumer: hand queued records to the sinks. */
+/* The ring's consumer: hand queued records to the sinks, at most
+ * max_bursts bursts of TP_DRAIN_BURST.
+ */
 static unsigned int
-tp_record_drain_ring(struct tp_ctx *ctx)
+tp_record_drain_ring(struct tp_ctx *ctx, unsigned int max_bursts)
 {
 	struct tp_flow_record r[TP_DRAIN_BURST];
 	struct tp_records *rec = &ctx->rec;
@@ -448,7 +451,7 @@ tp_record_drain_ring(struct tp_ctx *ctx)
 		__atomic_store_n(&rec->emitted, rec->emitted + n,
 				 __ATOMIC_RELEASE);
 		total += n;
-	} while (n == TP_DRAIN_BURST);
+	} while (n == TP_DRAIN_BURST && --max_bursts > 0);
 	return total;
 }
 
@@ -461,7 +464,7 @@ tp_record_drain(struct tp_ctx *ctx)
 
 	if (__atomic_load_n(&rec->writer_running, __ATOMIC_ACQUIRE))
 		return 0;
-	total = tp_record_drain_ring(ctx);
+	total = tp_record_drain_ring(ctx, UINT_MAX);
 	if (total > 0 && rec->log_on)
 		tp_sink_flush(&rec->log);
 	return total;
@@ -486,7 +489,10 @@ tp_record_service_run(void *arg)
 	if (unlikely(RTE_PER_LCORE(tp_stage_self) == NULL))
 		RTE_PER_LCORE(tp_stage_self) = &ctx->lc[rte_lcore_id()].stages;
 #endif
-	n = tp_record_drain_ring(ctx);
+	/* One burst a call: the adapter's and the scheduler's services
+	 * may share the lcore, and a flood must not hold them off.
+	 */
+	n = tp_record_drain_ring(ctx, 1);
 	now = rte_get_timer_cycles();
 
 	if (now >= rec->flush_tsc) {
