@@ -25,6 +25,7 @@
 
 #include "tp_ctx.h"
 #include "datapath/tp_flow.h"
+#include "datapath/tp_flow_slot.h"
 #include "reports/tp_slots.h"
 #include "datapath/tp_parse.h"
 
@@ -54,11 +55,7 @@ tp_flow_end_reason_name(unsigned int reason)
 void
 tp_flow_reclaim(struct tp_ctx *ctx)
 {
-	struct tp_flow_table *ft = &ctx->ft;
-
-	rte_spinlock_lock(&ft->reclaim_lock);
-	rte_rcu_qsbr_dq_reclaim(ft->dq, ft->nb_entries, NULL, NULL, NULL);
-	rte_spinlock_unlock(&ft->reclaim_lock);
+	tp_flow_slot_reclaim(ctx);
 }
 
 /* The last reference is gone: write the record, return the slot later. */
@@ -68,19 +65,13 @@ tp_flow_finalise(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 {
 	struct tp_flow_table *ft = &ctx->ft;
 	uint32_t pos = tp_flow_pos(ft, f);
-	int ret;
 
 	/* Only the holder of the last reference of an ended flow. */
 	RTE_ASSERT(reason > TP_END_NONE && reason < TP_END_MAX);
 	ft->ops->ended(ctx, lc, f, reason);
 	lc->stats.flows_ended[reason]++;
 	TP_TRACE(ctx, f, TP_FLOW_STEP_RECORD, 0, reason);
-	rte_spinlock_lock(&ft->reclaim_lock);
-	ret = rte_rcu_qsbr_dq_enqueue(ft->dq, &pos);
-	rte_spinlock_unlock(&ft->reclaim_lock);
-	if (ret != 0)	/* cannot happen: the queue holds every position */
-		TP_LOG(ERR, "slot %u not queued for reclaim: %s", pos,
-		       rte_strerror(rte_errno));
+	tp_flow_slot_defer(ctx, pos);
 }
 
 /*
@@ -216,7 +207,7 @@ tp_flow_init(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	int ret;
 
 	/* The key rte_hash stored when it gave us the position: ours until
-	 * tp_flow_free_cb() frees the position (this lookup cannot fail,
+	 * tp_flow_slot_free() frees the position (this lookup cannot fail,
 	 * the key is in the table and only we may delete it).
 	 */
 	ret = rte_hash_get_key_with_position(ctx->ft.h,

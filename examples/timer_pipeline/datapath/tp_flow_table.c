@@ -5,9 +5,9 @@
 /*
  * The flow table itself: its hash (lock-free lookups, several writers),
  * its entries (one mapping, hugepage-backed when it can), the RCU defer
- * queue that returns a slot once no RX lcore can still hold it (its
- * callback; tp_flow_reclaim() in tp_flow.c runs it), and the count of
- * armed timers at exit. Created and freed by main; slots are returned
+ * queue that returns a slot once no RX lcore can still hold it
+ * (tp_flow_slot.c feeds and runs it), and the count of armed timers at
+ * exit. Created and freed by main; slots are returned
  * under ft->reclaim_lock.
  */
 
@@ -25,44 +25,12 @@
 
 #include "tp_ctx.h"
 #include "datapath/tp_flow.h"
+#include "datapath/tp_flow_slot.h"
 #include "datapath/tp_flow_table.h"
 
 /* Least room for slots of ended flows (see tp_flow_room()). */
 #define TP_ROOM_MIN 1024u
 #define TP_ROOM_IN_FLIGHT 65536u
-
-/* Give a slot back: called by the defer queue once no RX lcore can still
- * hold the position from a lookup. Runs under ft->reclaim_lock.
- */
-static void
-tp_flow_free_cb(void *p, void *e, unsigned int n)
-{
-	struct tp_ctx *ctx = p;
-	struct tp_flow_table *ft = &ctx->ft;
-	const uint32_t *pos = e;
-	struct tp_flow *f;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		f = &ft->entries[pos[i]];
-		/* DEAD with no reference left -> FREE. */
-		RTE_ASSERT(tp_ref_is_dead(__atomic_load_n(&f->ref,
-							  __ATOMIC_RELAXED)) &&
-			   (__atomic_load_n(&f->ref, __ATOMIC_RELAXED) &
-			    TP_REF_COUNT_MASK) == 0);
-		memset(f->pkts, 0, sizeof(f->pkts));
-		memset(f->bytes, 0, sizeof(f->bytes));
-		memset(f->tcp_flags, 0, sizeof(f->tcp_flags));
-		f->tim.state = RTE_EVENT_TIMER_NOT_ARMED;
-		f->key = NULL;	/* the key slot goes back below */
-		/* The entry must read FREE before the position can be
-		 * handed out again by rte_hash_add_key_with_hash().
-		 */
-		__atomic_store_n(&f->ref, TP_REF_FREE, __ATOMIC_RELEASE);
-		rte_hash_free_key_with_position(ft->h, pos[i]);
-		ft->reclaimed++;
-	}
-}
 
 /*
  * Slots beyond --flows: an ended flow (no longer counted in nb_live) holds
@@ -176,11 +144,19 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 	if (ft->qsv == NULL || rte_rcu_qsbr_init(ft->qsv, RTE_MAX_LCORE) != 0)
 		goto nomem;
 	dqp.name = "tp_flow_dq";
-	dqp.size = ft->nb_entries;
+	/* Ended slots wait here: as many as the room beyond --flows (and
+	 * the slots rte_hash's lcore caches may hold), not the whole
+	 * table; more are parked (tp_flow_slot_defer()).
+	 */
+	ft->dq_size = ft->nb_entries - cap;
+	ft->dq_count = 0;
+	ft->park_head = TP_POS_NONE;
+	ft->park_tail = TP_POS_NONE;
+	dqp.size = ft->dq_size;
 	dqp.esize = sizeof(uint32_t);
 	dqp.trigger_reclaim_limit = 32;
 	dqp.max_reclaim_size = 256;
-	dqp.free_fn = tp_flow_free_cb;
+	dqp.free_fn = tp_flow_slot_free;
 	dqp.p = ctx;
 	dqp.v = ft->qsv;
 	ft->dq = rte_rcu_qsbr_dq_create(&dqp);
@@ -204,6 +180,7 @@ tp_flow_table_free(struct tp_ctx *ctx)
 
 	if (ft->dq != NULL) {
 		/* Every reader is offline by now: this reclaims them all. */
+		tp_flow_slot_release(ctx);
 		rte_spinlock_lock(&ft->reclaim_lock);
 		rte_rcu_qsbr_dq_delete(ft->dq);
 		rte_spinlock_unlock(&ft->reclaim_lock);

@@ -109,7 +109,7 @@ tp_key_addr(const struct tp_flow_key *k, unsigned int e)
  * state, the third its rte_event_timer (which DPDK declares cache
  * aligned). The key is not here: rte_hash keeps it in its key store, at the
  * flow's position, for as long as the position is taken (rte_hash deletes
- * never free a key slot in lock-free mode; tp_flow_free_cb() does), and
+ * never free a key slot in lock-free mode; tp_flow_slot_free() does), and
  * 'key' points at it. RX writes the identity and last_tsc, workers the
  * counters and the record times; the timer fields belong to the holder of
  * tim_lock. docs/sample_app.rst ("The flow entry") gives each byte.
@@ -125,7 +125,16 @@ struct tp_flow {
 	uint64_t first_tsc;		/**< Creation, for the active timeout. */
 	uint64_t serial;		/**< Creation order, for --trace-timers. */
 	/* Packet counters, written under the flow's scheduling context. */
-	uint64_t pkts[2];		/**< Packets per direction. */
+	union {
+		uint64_t pkts[2];	/**< Packets per direction. */
+		/* Once the record is written, while the slot waits for its
+		 * grace period outside the full defer queue (parked).
+		 */
+		struct {
+			uint64_t park_token;	/**< rte_rcu_qsbr_start(). */
+			uint32_t park_next;	/**< Next parked position. */
+		};
+	};
 	uint64_t bytes[2];		/**< Bytes (L2 frames) per direction. */
 	uint64_t first_ts;		/**< First packet time (record clock):
 					 * the initiator's, direction 0.
@@ -160,8 +169,15 @@ struct tp_flow_table {
 	uint64_t next_serial;		/**< Creation counter (atomic). */
 	struct rte_rcu_qsbr *qsv;	/**< RX lcores are its readers. */
 	struct rte_rcu_qsbr_dq *dq;	/**< Positions waiting for a grace. */
-	rte_spinlock_t reclaim_lock;	/**< rte_hash_free_key_* is not MT safe. */
-	uint64_t reclaimed;		/**< Positions returned (under lock). */
+	rte_spinlock_t reclaim_lock;	/**< rte_hash_free_key_* is not MT safe;
+					 * also guards the fields below.
+					 */
+	uint32_t dq_size;		/**< The defer queue holds this many. */
+	uint32_t dq_count;		/**< At most this many are in it. */
+	uint32_t park_head;		/**< Parked positions, oldest first */
+	uint32_t park_tail;		/**< (TP_POS_NONE: none). */
+	uint64_t parked;		/**< Positions ever parked. */
+	uint64_t reclaimed;		/**< Positions returned. */
 };
 
 
