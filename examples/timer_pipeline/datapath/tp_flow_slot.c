@@ -46,7 +46,7 @@ tp_flow_slot_free(void *p, void *e, unsigned int n)
 		memset(f->pkts, 0, sizeof(f->pkts));	/* and the park link */
 		memset(f->bytes, 0, sizeof(f->bytes));
 		memset(f->tcp_flags, 0, sizeof(f->tcp_flags));
-		f->tim.state = RTE_EVENT_TIMER_NOT_ARMED;
+		ft->timers[pos[i]].tim.state = RTE_EVENT_TIMER_NOT_ARMED;
 		f->key = NULL;	/* the key slot goes back below */
 		/* The entry must read FREE before the position can be
 		 * handed out again by rte_hash_add_key_with_hash().

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -66,7 +67,8 @@ tp_flow_room(const struct tp_config *cfg)
 }
 
 /*
- * The entries: anonymous memory of this process, on transparent 2-MB
+ * The entries and their timers (two arrays, 'i' 0 and 1): anonymous
+ * memory of this process, on transparent 2-MB
  * pages where the kernel gives them (madvise), rather than DPDK's heap.
  * The kernel hands out zeroed pages as they are first touched, so a table
  * of millions of flows is ready at once, and unmapping it at exit costs
@@ -74,11 +76,11 @@ tp_flow_room(const struct tp_config *cfg)
  * process's alone: timers hold pointers to them, which only the adapter's
  * service in this process follows.
  */
-static struct tp_flow *
-tp_flow_entries_map(struct tp_flow_table *ft)
+static void *
+tp_flow_entries_map(struct tp_flow_table *ft, unsigned int i, size_t size)
 {
 	const size_t huge = RTE_PGSIZE_2M;
-	size_t len = (size_t)ft->nb_entries * sizeof(struct tp_flow);
+	size_t len = (size_t)ft->nb_entries * size;
 	uintptr_t start;
 	void *p;
 
@@ -88,13 +90,13 @@ tp_flow_entries_map(struct tp_flow_table *ft)
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-	ft->map = p;
-	ft->map_len = len;
+	ft->map[i] = p;
+	ft->map_len[i] = len;
 	start = RTE_ALIGN_CEIL((uintptr_t)p, huge);
 	/* Only a hint: 4-KB pages work too. */
 	(void)madvise((void *)start, len - (start - (uintptr_t)p),
 		      MADV_HUGEPAGE);
-	return (struct tp_flow *)start;
+	return (void *)start;
 }
 
 /* Flow table setup. 8< */
@@ -128,8 +130,13 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 	/* rte_hash_crc() reads the key 8 bytes at a time, no tail. */
 	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_key) % 8 != 0);
 	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_key) != 40);
-	/* Two lines of state and the timer's (docs/sample_app.rst). */
-	RTE_BUILD_BUG_ON(sizeof(struct tp_flow) != 3 * RTE_CACHE_LINE_SIZE);
+	/* 104 bytes of state, and the timer's line (docs/sample_app.rst),
+	 * whose last 16 bytes are the timer's spare ones (user_meta).
+	 */
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow) != 104);
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_timer) != RTE_CACHE_LINE_SIZE);
+	RTE_BUILD_BUG_ON(offsetof(struct rte_event_timer, user_meta) >
+			 offsetof(struct tp_flow_timer, last_tsc));
 
 	ft->ops = ops;
 	ft->capacity = cap;
@@ -144,8 +151,9 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 	}
 	/* Positions go up to rte_hash_max_key_id() (per-lcore caches). */
 	ft->nb_entries = (uint32_t)rte_hash_max_key_id(ft->h) + 1;
-	ft->entries = tp_flow_entries_map(ft);
-	if (ft->entries == NULL)
+	ft->entries = tp_flow_entries_map(ft, 0, sizeof(struct tp_flow));
+	ft->timers = tp_flow_entries_map(ft, 1, sizeof(struct tp_flow_timer));
+	if (ft->entries == NULL || ft->timers == NULL)
 		goto nomem;
 	/* Zeroed memory is a free entry: ref TP_REF_FREE, an unlocked
 	 * tim_lock, a timer NOT_ARMED. Nothing else to write.
@@ -178,7 +186,8 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 		goto nomem;
 	rte_spinlock_init(&ft->reclaim_lock);
 	TP_LOG(INFO, "flow table: %u flows, %u slots of %zu bytes%s", cap,
-	       ft->nb_entries, sizeof(struct tp_flow),
+	       ft->nb_entries,
+	       sizeof(struct tp_flow) + sizeof(struct tp_flow_timer),
 	       hp.extra_flag & RTE_HASH_EXTRA_FLAGS_EXT_TABLE ?
 	       ", extendable buckets" : "");
 	return 0;
@@ -193,6 +202,7 @@ void
 tp_flow_table_free(struct tp_ctx *ctx)
 {
 	struct tp_flow_table *ft = &ctx->ft;
+	unsigned int i;
 
 	if (ft->dq != NULL) {
 		/* Every reader is offline by now: this reclaims them all. */
@@ -204,10 +214,13 @@ tp_flow_table_free(struct tp_ctx *ctx)
 	}
 	rte_free(ft->qsv);
 	ft->qsv = NULL;
-	if (ft->map != NULL)
-		munmap(ft->map, ft->map_len);
-	ft->map = NULL;
+	for (i = 0; i < RTE_DIM(ft->map); i++) {
+		if (ft->map[i] != NULL)
+			munmap(ft->map[i], ft->map_len[i]);
+		ft->map[i] = NULL;
+	}
 	ft->entries = NULL;
+	ft->timers = NULL;
 	rte_hash_free(ft->h);
 	ft->h = NULL;
 }
@@ -227,7 +240,7 @@ tp_flow_table_count_timers(const struct tp_ctx *ctx)
 	uint32_t i;
 
 	for (i = 0; i < ft->nb_entries; i++)
-		if (ft->entries[i].tim.state == RTE_EVENT_TIMER_ARMED)
+		if (ft->timers[i].tim.state == RTE_EVENT_TIMER_ARMED)
 			n++;
 	return n;
 }
