@@ -25,6 +25,7 @@
 
 #include "tp_ctx.h"
 #include "datapath/tp_flow.h"
+#include "datapath/tp_flow_slot.h"
 #include "reports/tp_slots.h"
 #include "datapath/tp_parse.h"
 
@@ -54,11 +55,7 @@ tp_flow_end_reason_name(unsigned int reason)
 void
 tp_flow_reclaim(struct tp_ctx *ctx)
 {
-	struct tp_flow_table *ft = &ctx->ft;
-
-	rte_spinlock_lock(&ft->reclaim_lock);
-	rte_rcu_qsbr_dq_reclaim(ft->dq, ft->nb_entries, NULL, NULL, NULL);
-	rte_spinlock_unlock(&ft->reclaim_lock);
+	tp_flow_slot_reclaim(ctx);
 }
 
 /* The last reference is gone: write the record, return the slot later. */
@@ -68,19 +65,13 @@ tp_flow_finalise(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 {
 	struct tp_flow_table *ft = &ctx->ft;
 	uint32_t pos = tp_flow_pos(ft, f);
-	int ret;
 
 	/* Only the holder of the last reference of an ended flow. */
 	RTE_ASSERT(reason > TP_END_NONE && reason < TP_END_MAX);
 	ft->ops->ended(ctx, lc, f, reason);
 	lc->stats.flows_ended[reason]++;
 	TP_TRACE(ctx, f, TP_FLOW_STEP_RECORD, 0, reason);
-	rte_spinlock_lock(&ft->reclaim_lock);
-	ret = rte_rcu_qsbr_dq_enqueue(ft->dq, &pos);
-	rte_spinlock_unlock(&ft->reclaim_lock);
-	if (ret != 0)	/* cannot happen: the queue holds every position */
-		TP_LOG(ERR, "slot %u not queued for reclaim: %s", pos,
-		       rte_strerror(rte_errno));
+	tp_flow_slot_defer(ctx, pos);
 }
 
 /*
@@ -113,7 +104,7 @@ static void
 tp_flow_unhash(struct tp_ctx *ctx, struct tp_flow *f, uint32_t reason)
 {
 	__atomic_fetch_sub(&ctx->ft.nb_live, 1, __ATOMIC_RELAXED);
-	rte_hash_del_key_with_hash(ctx->ft.h, f->key, f->sig);
+	rte_hash_del_key(ctx->ft.h, f->key);
 	TP_TRACE(ctx, f, TP_FLOW_STEP_END, 0, reason);
 }
 
@@ -135,7 +126,7 @@ tp_flow_arm(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	    uint64_t cycles, uint64_t now)
 {
 	const uint64_t tick = ctx->tick_cycles;
-	struct rte_event_timer *t = &f->tim;
+	struct rte_event_timer *t = tp_flow_tim(&ctx->ft, f);
 	uint64_t ticks = (cycles + tick - 1) / tick;
 
 	ticks = RTE_MAX(ticks, UINT64_C(1));
@@ -210,13 +201,14 @@ static void
 tp_flow_init(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	     const struct tp_parsed *pp, uint32_t sig, uint64_t now)
 {
-	struct rte_event *ev = &f->tim.ev;
+	struct tp_flow_timer *tl = tp_flow_tl(&ctx->ft, f);
+	struct rte_event *ev = &tl->tim.ev;
 	uint8_t cls = tp_flow_initial_class(pp->key.proto, pp->tcp_flags);
 	void *key = NULL;
 	int ret;
 
 	/* The key rte_hash stored when it gave us the position: ours until
-	 * tp_flow_free_cb() frees the position (this lookup cannot fail,
+	 * tp_flow_slot_free() frees the position (this lookup cannot fail,
 	 * the key is in the table and only we may delete it).
 	 */
 	ret = rte_hash_get_key_with_position(ctx->ft.h,
@@ -224,11 +216,10 @@ tp_flow_init(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	RTE_VERIFY(ret == 0 && key != NULL);
 	f->key = key;
 	f->proto = pp->key.proto;
-	f->sig = sig;
 	f->init_lo = pp->lo_is_src;
 	f->tmo_class = cls;
-	f->first_tsc = now;
-	f->last_tsc = now;
+	tl->first_tsc = now;
+	tl->last_tsc = now;
 	f->icmp_tc = pp->icmp_tc;
 	f->serial = __atomic_fetch_add(&ctx->ft.next_serial, 1,
 				       __ATOMIC_RELAXED);
@@ -242,8 +233,8 @@ tp_flow_init(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	ev->event_type = RTE_EVENT_TYPE_TIMER;
 	ev->priority = ctx->evd.timer_prio;
 	ev->flow_id = sig & 0xfffff;
-	ev->event_ptr = &f->tim;
-	f->tim.state = RTE_EVENT_TIMER_NOT_ARMED;
+	ev->event_ptr = &tl->tim;
+	tl->tim.state = RTE_EVENT_TIMER_NOT_ARMED;
 	/* >8 End of timer event template. */
 	__atomic_fetch_add(&ctx->ft.nb_live, 1, __ATOMIC_RELAXED);
 	lc->stats.flows_created++;
@@ -257,7 +248,8 @@ tp_flow_arm_new(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	RTE_ASSERT(__atomic_load_n(&f->ref, __ATOMIC_RELAXED) == TP_REF_INIT);
 	if (tp_flow_arm(ctx, lc, f, ctx->tmo_cycles[f->tmo_class], now) == 0) {
 		lc->stats.tim_armed++;
-		TP_TRACE(ctx, f, TP_FLOW_STEP_ARM, f->tim.timeout_ticks, 0);
+		TP_TRACE(ctx, f, TP_FLOW_STEP_ARM,
+			 tp_flow_tim(&ctx->ft, f)->timeout_ticks, 0);
 		/* Publish: one reference for the timer, one for the packet. */
 		__atomic_store_n(&f->ref, 2, __ATOMIC_RELEASE);
 		return;
@@ -289,7 +281,8 @@ tp_flow_evict(struct tp_ctx *ctx, struct tp_lcore *lc)
 						    __ATOMIC_RELAXED)))
 			continue;
 		seen++;
-		t = __atomic_load_n(&f->last_tsc, __ATOMIC_RELAXED);
+		t = __atomic_load_n(&tp_flow_tl(ft, f)->last_tsc,
+				    __ATOMIC_RELAXED);
 		if (t < oldest) {
 			oldest = t;
 			victim = f;
@@ -375,7 +368,7 @@ tp_flow_get_or_create(struct tp_ctx *ctx, struct tp_lcore *lc,
 						__ATOMIC_RELAXED))
 			break;
 	}
-	__atomic_store_n(&f->last_tsc, now, __ATOMIC_RELAXED);
+	__atomic_store_n(&tp_flow_tl(ft, f)->last_tsc, now, __ATOMIC_RELAXED);
 	*created = false;
 	return f;
 }
@@ -386,10 +379,11 @@ static uint32_t
 tp_flow_age(const struct tp_ctx *ctx, const struct tp_flow *f, uint64_t now,
 	    uint64_t *rem)
 {
+	const struct tp_flow_timer *tl = tp_flow_tl(&ctx->ft, f);
 	uint8_t cls = __atomic_load_n(&f->tmo_class, __ATOMIC_RELAXED);
-	uint64_t last = __atomic_load_n(&f->last_tsc, __ATOMIC_RELAXED);
+	uint64_t last = __atomic_load_n(&tl->last_tsc, __ATOMIC_RELAXED);
 	uint64_t idle_dl = last + ctx->tmo_cycles[cls];
-	uint64_t active_dl = f->first_tsc + ctx->tmo_cycles[TP_TMO_ACTIVE];
+	uint64_t active_dl = tl->first_tsc + ctx->tmo_cycles[TP_TMO_ACTIVE];
 
 	if (now >= idle_dl)
 		return cls == TP_TMO_TCP_CLOSING ? TP_END_EOF : TP_END_IDLE;
@@ -404,9 +398,10 @@ static void
 tp_flow_rearm_locked(struct tp_ctx *ctx, struct tp_lcore *lc,
 		     struct tp_flow *f, uint64_t now)
 {
-	struct rte_event_timer *t = &f->tim;
+	struct tp_flow_timer *tl = tp_flow_tl(&ctx->ft, f);
+	struct rte_event_timer *t = &tl->tim;
 	uint8_t cls = __atomic_load_n(&f->tmo_class, __ATOMIC_RELAXED);
-	uint64_t active_dl = f->first_tsc + ctx->tmo_cycles[TP_TMO_ACTIVE];
+	uint64_t active_dl = tl->first_tsc + ctx->tmo_cycles[TP_TMO_ACTIVE];
 	uint64_t cyc = ctx->tmo_cycles[cls];
 
 	if (ctx->ta.ops->cancel_burst(ctx->ta.h, &t, 1) != 1) {
@@ -429,10 +424,10 @@ void
 tp_flow_refresh(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 		uint64_t now)
 {
-	rte_spinlock_lock(&f->tim_lock);
+	tp_flow_tim_lock(f);
 	if (!tp_ref_is_dead(__atomic_load_n(&f->ref, __ATOMIC_ACQUIRE)))
 		tp_flow_rearm_locked(ctx, lc, f, now);
-	rte_spinlock_unlock(&f->tim_lock);
+	tp_flow_tim_unlock(f);
 }
 
 /* On FIN/RST: bring the deadline in to the closing timeout. */
@@ -440,12 +435,12 @@ void
 tp_flow_shorten(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 		uint64_t now)
 {
-	rte_spinlock_lock(&f->tim_lock);
+	tp_flow_tim_lock(f);
 	if (!tp_ref_is_dead(__atomic_load_n(&f->ref, __ATOMIC_ACQUIRE)) &&
-	    f->tim.state == RTE_EVENT_TIMER_ARMED &&
+	    tp_flow_tim(&ctx->ft, f)->state == RTE_EVENT_TIMER_ARMED &&
 	    f->deadline_tsc > now + ctx->tmo_cycles[TP_TMO_TCP_CLOSING])
 		tp_flow_rearm_locked(ctx, lc, f, now);
-	rte_spinlock_unlock(&f->tim_lock);
+	tp_flow_tim_unlock(f);
 }
 
 /* RX, a TCP packet of a live flow it did not create. 8< */
@@ -494,7 +489,7 @@ tp_flow_expired(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	lc->stats.tim_expired++;
 	TP_TRACE(ctx, f, TP_FLOW_STEP_EXPIRE, now > f->deadline_tsc ?
 		 tp_cycles_to_ns(now - f->deadline_tsc, ctx->flow_hz) : 0, 0);
-	rte_spinlock_lock(&f->tim_lock);
+	tp_flow_tim_lock(f);
 	reason = TP_END_NONE;
 	if (!tp_ref_is_dead(__atomic_load_n(&f->ref, __ATOMIC_ACQUIRE))) {
 		reason = tp_flow_age(ctx, f, now, &rem);
@@ -503,8 +498,9 @@ tp_flow_expired(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 			if (tp_flow_arm(ctx, lc, f, rem, now) == 0) {
 				lc->stats.tim_rearmed++;
 				TP_TRACE(ctx, f, TP_FLOW_STEP_REARM,
-					 f->tim.timeout_ticks, 0);
-				rte_spinlock_unlock(&f->tim_lock);
+					 tp_flow_tim(&ctx->ft, f)->timeout_ticks,
+					 0);
+				tp_flow_tim_unlock(f);
 				return;
 			}
 			reason = TP_END_LACK;
@@ -512,7 +508,7 @@ tp_flow_expired(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	}
 	/* End the flow (unless someone else did) and drop the timer's ref. */
 	n = tp_flow_kill(f, reason, 1, &won);
-	rte_spinlock_unlock(&f->tim_lock);
+	tp_flow_tim_unlock(f);
 	tp_flow_after_kill(ctx, lc, f, n, won && reason != TP_END_NONE,
 			   reason);
 }
@@ -523,7 +519,7 @@ bool
 tp_flow_end(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	    enum tp_end_reason reason)
 {
-	struct rte_event_timer *t = &f->tim;
+	struct rte_event_timer *t = tp_flow_tim(&ctx->ft, f);
 	uint32_t r = __atomic_load_n(&f->ref, __ATOMIC_RELAXED);
 	uint32_t n;
 
@@ -537,16 +533,16 @@ tp_flow_end(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 					      __ATOMIC_ACQ_REL,
 					      __ATOMIC_RELAXED));
 	tp_flow_unhash(ctx, f, reason);
-	rte_spinlock_lock(&f->tim_lock);
+	tp_flow_tim_lock(f);
 	if (ctx->ta.ops->cancel_burst(ctx->ta.h, &t, 1) == 1) {
 		lc->stats.tim_cancelled++;
 		TP_TRACE(ctx, f, TP_FLOW_STEP_CANCEL, 0, reason);
-		rte_spinlock_unlock(&f->tim_lock);
+		tp_flow_tim_unlock(f);
 		tp_flow_put(ctx, lc, f);	/* the timer's reference */
 	} else {
 		/* Expired: the expiry event holds the timer's reference. */
 		lc->stats.tim_cancel_late++;
-		rte_spinlock_unlock(&f->tim_lock);
+		tp_flow_tim_unlock(f);
 	}
 	return true;
 }

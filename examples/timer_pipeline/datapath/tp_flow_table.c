@@ -5,14 +5,15 @@
 /*
  * The flow table itself: its hash (lock-free lookups, several writers),
  * its entries (one mapping, hugepage-backed when it can), the RCU defer
- * queue that returns a slot once no RX lcore can still hold it (its
- * callback; tp_flow_reclaim() in tp_flow.c runs it), and the count of
- * armed timers at exit. Created and freed by main; slots are returned
+ * queue that returns a slot once no RX lcore can still hold it
+ * (tp_flow_slot.c feeds and runs it), and the count of armed timers at
+ * exit. Created and freed by main; slots are returned
  * under ft->reclaim_lock.
  */
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -25,44 +26,24 @@
 
 #include "tp_ctx.h"
 #include "datapath/tp_flow.h"
+#include "datapath/tp_flow_slot.h"
 #include "datapath/tp_flow_table.h"
 
 /* Least room for slots of ended flows (see tp_flow_room()). */
 #define TP_ROOM_MIN 1024u
 #define TP_ROOM_IN_FLIGHT 65536u
 
-/* Give a slot back: called by the defer queue once no RX lcore can still
- * hold the position from a lookup. Runs under ft->reclaim_lock.
+/*
+ * rte_hash's buckets hold a power of two of keys, the entries rounded up.
+ * Without the extendable buckets a cuckoo insert can fail before they are
+ * full: the first failure came at 97.4 to 98.7 % of them (40-byte random
+ * keys, 2^16 to 2^22 keys, 3 seeds each). The table holds at most --flows
+ * live keys (ended flows' keys leave the buckets at once): the extendable
+ * buckets, as large as the buckets again, are only made when --flows is
+ * more than this share of them. Should an insert still fail, the packet
+ * is a counted table_full drop.
  */
-static void
-tp_flow_free_cb(void *p, void *e, unsigned int n)
-{
-	struct tp_ctx *ctx = p;
-	struct tp_flow_table *ft = &ctx->ft;
-	const uint32_t *pos = e;
-	struct tp_flow *f;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		f = &ft->entries[pos[i]];
-		/* DEAD with no reference left -> FREE. */
-		RTE_ASSERT(tp_ref_is_dead(__atomic_load_n(&f->ref,
-							  __ATOMIC_RELAXED)) &&
-			   (__atomic_load_n(&f->ref, __ATOMIC_RELAXED) &
-			    TP_REF_COUNT_MASK) == 0);
-		memset(f->pkts, 0, sizeof(f->pkts));
-		memset(f->bytes, 0, sizeof(f->bytes));
-		memset(f->tcp_flags, 0, sizeof(f->tcp_flags));
-		f->tim.state = RTE_EVENT_TIMER_NOT_ARMED;
-		f->key = NULL;	/* the key slot goes back below */
-		/* The entry must read FREE before the position can be
-		 * handed out again by rte_hash_add_key_with_hash().
-		 */
-		__atomic_store_n(&f->ref, TP_REF_FREE, __ATOMIC_RELEASE);
-		rte_hash_free_key_with_position(ft->h, pos[i]);
-		ft->reclaimed++;
-	}
-}
+#define TP_HASH_FILL_PCT 90u
 
 /*
  * Slots beyond --flows: an ended flow (no longer counted in nb_live) holds
@@ -86,7 +67,8 @@ tp_flow_room(const struct tp_config *cfg)
 }
 
 /*
- * The entries: anonymous memory of this process, on transparent 2-MB
+ * The entries and their timers (two arrays, 'i' 0 and 1): anonymous
+ * memory of this process, on transparent 2-MB
  * pages where the kernel gives them (madvise), rather than DPDK's heap.
  * The kernel hands out zeroed pages as they are first touched, so a table
  * of millions of flows is ready at once, and unmapping it at exit costs
@@ -94,11 +76,11 @@ tp_flow_room(const struct tp_config *cfg)
  * process's alone: timers hold pointers to them, which only the adapter's
  * service in this process follows.
  */
-static struct tp_flow *
-tp_flow_entries_map(struct tp_flow_table *ft)
+static void *
+tp_flow_entries_map(struct tp_flow_table *ft, unsigned int i, size_t size)
 {
 	const size_t huge = RTE_PGSIZE_2M;
-	size_t len = (size_t)ft->nb_entries * sizeof(struct tp_flow);
+	size_t len = (size_t)ft->nb_entries * size;
 	uintptr_t start;
 	void *p;
 
@@ -108,13 +90,13 @@ tp_flow_entries_map(struct tp_flow_table *ft)
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-	ft->map = p;
-	ft->map_len = len;
+	ft->map[i] = p;
+	ft->map_len[i] = len;
 	start = RTE_ALIGN_CEIL((uintptr_t)p, huge);
 	/* Only a hint: 4-KB pages work too. */
 	(void)madvise((void *)start, len - (start - (uintptr_t)p),
 		      MADV_HUGEPAGE);
-	return (struct tp_flow *)start;
+	return (void *)start;
 }
 
 /* Flow table setup. 8< */
@@ -132,8 +114,7 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 		.hash_func_init_val = 0,
 		.socket_id = (int)rte_socket_id(),
 		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF |
-			      RTE_HASH_EXTRA_FLAGS_MULTI_WRITER_ADD |
-			      RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
+			      RTE_HASH_EXTRA_FLAGS_MULTI_WRITER_ADD,
 	};
 	struct rte_rcu_qsbr_dq_parameters dqp = { 0 };
 	size_t sz;
@@ -149,11 +130,19 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 	/* rte_hash_crc() reads the key 8 bytes at a time, no tail. */
 	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_key) % 8 != 0);
 	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_key) != 40);
-	/* Two lines of state and the timer's (docs/sample_app.rst). */
-	RTE_BUILD_BUG_ON(sizeof(struct tp_flow) != 3 * RTE_CACHE_LINE_SIZE);
+	/* 104 bytes of state, and the timer's line (docs/sample_app.rst),
+	 * whose last 16 bytes are the timer's spare ones (user_meta).
+	 */
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow) != 104);
+	RTE_BUILD_BUG_ON(sizeof(struct tp_flow_timer) != RTE_CACHE_LINE_SIZE);
+	RTE_BUILD_BUG_ON(offsetof(struct rte_event_timer, user_meta) >
+			 offsetof(struct tp_flow_timer, last_tsc));
 
 	ft->ops = ops;
 	ft->capacity = cap;
+	if ((uint64_t)cap * 100 >
+	    (uint64_t)rte_align32pow2(hp.entries) * TP_HASH_FILL_PCT)
+		hp.extra_flag |= RTE_HASH_EXTRA_FLAGS_EXT_TABLE;
 	ft->h = rte_hash_create(&hp);
 	if (ft->h == NULL) {
 		TP_LOG(ERR, "cannot create the flow table (%u flows): %s",
@@ -162,8 +151,9 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 	}
 	/* Positions go up to rte_hash_max_key_id() (per-lcore caches). */
 	ft->nb_entries = (uint32_t)rte_hash_max_key_id(ft->h) + 1;
-	ft->entries = tp_flow_entries_map(ft);
-	if (ft->entries == NULL)
+	ft->entries = tp_flow_entries_map(ft, 0, sizeof(struct tp_flow));
+	ft->timers = tp_flow_entries_map(ft, 1, sizeof(struct tp_flow_timer));
+	if (ft->entries == NULL || ft->timers == NULL)
 		goto nomem;
 	/* Zeroed memory is a free entry: ref TP_REF_FREE, an unlocked
 	 * tim_lock, a timer NOT_ARMED. Nothing else to write.
@@ -176,19 +166,30 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 	if (ft->qsv == NULL || rte_rcu_qsbr_init(ft->qsv, RTE_MAX_LCORE) != 0)
 		goto nomem;
 	dqp.name = "tp_flow_dq";
-	dqp.size = ft->nb_entries;
+	/* Ended slots wait here: as many as the room beyond --flows (and
+	 * the slots rte_hash's lcore caches may hold), not the whole
+	 * table; more are parked (tp_flow_slot_defer()).
+	 */
+	ft->dq_size = ft->nb_entries - cap;
+	ft->dq_count = 0;
+	ft->park_head = TP_POS_NONE;
+	ft->park_tail = TP_POS_NONE;
+	dqp.size = ft->dq_size;
 	dqp.esize = sizeof(uint32_t);
 	dqp.trigger_reclaim_limit = 32;
 	dqp.max_reclaim_size = 256;
-	dqp.free_fn = tp_flow_free_cb;
+	dqp.free_fn = tp_flow_slot_free;
 	dqp.p = ctx;
 	dqp.v = ft->qsv;
 	ft->dq = rte_rcu_qsbr_dq_create(&dqp);
 	if (ft->dq == NULL)
 		goto nomem;
 	rte_spinlock_init(&ft->reclaim_lock);
-	TP_LOG(INFO, "flow table: %u flows, %u slots of %zu bytes", cap,
-	       ft->nb_entries, sizeof(struct tp_flow));
+	TP_LOG(INFO, "flow table: %u flows, %u slots of %zu bytes%s", cap,
+	       ft->nb_entries,
+	       sizeof(struct tp_flow) + sizeof(struct tp_flow_timer),
+	       hp.extra_flag & RTE_HASH_EXTRA_FLAGS_EXT_TABLE ?
+	       ", extendable buckets" : "");
 	return 0;
 nomem:
 	TP_LOG(ERR, "out of memory for %u flow entries", ft->nb_entries);
@@ -201,9 +202,11 @@ void
 tp_flow_table_free(struct tp_ctx *ctx)
 {
 	struct tp_flow_table *ft = &ctx->ft;
+	unsigned int i;
 
 	if (ft->dq != NULL) {
 		/* Every reader is offline by now: this reclaims them all. */
+		tp_flow_slot_release(ctx);
 		rte_spinlock_lock(&ft->reclaim_lock);
 		rte_rcu_qsbr_dq_delete(ft->dq);
 		rte_spinlock_unlock(&ft->reclaim_lock);
@@ -211,10 +214,13 @@ tp_flow_table_free(struct tp_ctx *ctx)
 	}
 	rte_free(ft->qsv);
 	ft->qsv = NULL;
-	if (ft->map != NULL)
-		munmap(ft->map, ft->map_len);
-	ft->map = NULL;
+	for (i = 0; i < RTE_DIM(ft->map); i++) {
+		if (ft->map[i] != NULL)
+			munmap(ft->map[i], ft->map_len[i]);
+		ft->map[i] = NULL;
+	}
 	ft->entries = NULL;
+	ft->timers = NULL;
 	rte_hash_free(ft->h);
 	ft->h = NULL;
 }
@@ -234,7 +240,7 @@ tp_flow_table_count_timers(const struct tp_ctx *ctx)
 	uint32_t i;
 
 	for (i = 0; i < ft->nb_entries; i++)
-		if (ft->entries[i].tim.state == RTE_EVENT_TIMER_ARMED)
+		if (ft->timers[i].tim.state == RTE_EVENT_TIMER_ARMED)
 			n++;
 	return n;
 }

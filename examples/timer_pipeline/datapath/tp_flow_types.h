@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_pause.h>
 #include <rte_event_timer_adapter.h>
 #include <rte_hash.h>
 #include <rte_rcu_qsbr.h>
@@ -105,27 +106,38 @@ tp_key_addr(const struct tp_flow_key *k, unsigned int e)
 #define TP_POS_NONE UINT32_MAX
 
 /**
- * A flow: 192 bytes, three cache lines. The first two hold the flow's
- * state, the third its rte_event_timer (which DPDK declares cache
- * aligned). The key is not here: rte_hash keeps it in its key store, at the
- * flow's position, for as long as the position is taken (rte_hash deletes
- * never free a key slot in lock-free mode; tp_flow_free_cb() does), and
- * 'key' points at it. RX writes the identity and last_tsc, workers the
- * counters and the record times; the timer fields belong to the holder of
- * tim_lock. docs/sample_app.rst ("The flow entry") gives each byte.
+ * A flow's state: 104 bytes, next to each other in ft->entries; its timer
+ * is at the same position in ft->timers (struct tp_flow_timer, one cache
+ * line: tp_flow_tim()). The key is not here: rte_hash keeps it in its key
+ * store, at the flow's position, for as long as the position is taken
+ * (rte_hash deletes never free a key slot in lock-free mode;
+ * tp_flow_slot_free() does), and 'key' points at it. RX writes the
+ * identity (and the timer line's last_tsc), workers the counters and the
+ * record times; the timer fields belong to the holder of tim_lock.
+ * docs/sample_app.rst ("The flow entry") gives each byte.
  */
 struct tp_flow {
 	uint32_t ref;			/**< Life cycle word (atomic). */
 	uint8_t tmo_class;		/**< enum tp_tmo_class (atomic u8). */
-	uint8_t init_lo;		/**< Initiator is key end 0. */
-	uint8_t traced;			/**< --trace-timers / --trace-flow. */
+	uint8_t init_lo : 1;		/**< Initiator is key end 0. */
+	uint8_t traced : 1;		/**< --trace-timers / --trace-flow. */
 	uint8_t proto;			/**< key->proto, on the worker's line. */
+	uint8_t tim_lock;		/**< Serialises arm/cancel/expiry
+					 * (tp_flow_tim_lock()).
+					 */
 	const struct tp_flow_key *key;	/**< In rte_hash's key store. */
-	uint64_t last_tsc;		/**< Last packet seen by RX (atomic). */
-	uint64_t first_tsc;		/**< Creation, for the active timeout. */
 	uint64_t serial;		/**< Creation order, for --trace-timers. */
 	/* Packet counters, written under the flow's scheduling context. */
-	uint64_t pkts[2];		/**< Packets per direction. */
+	union {
+		uint64_t pkts[2];	/**< Packets per direction. */
+		/* Once the record is written, while the slot waits for its
+		 * grace period outside the full defer queue (parked).
+		 */
+		struct {
+			uint64_t park_token;	/**< rte_rcu_qsbr_start(). */
+			uint32_t park_next;	/**< Next parked position. */
+		};
+	};
 	uint64_t bytes[2];		/**< Bytes (L2 frames) per direction. */
 	uint64_t first_ts;		/**< First packet time (record clock):
 					 * the initiator's, direction 0.
@@ -136,32 +148,58 @@ struct tp_flow {
 	uint64_t rev_first_ts;		/**< First reverse packet time,
 					 * UINT64_MAX = none.
 					 */
+	uint64_t deadline_tsc;		/**< When the armed timer is due
+					 * (tim_lock).
+					 */
 	uint8_t tcp_flags[2];		/**< TCP flags seen per direction. */
 	uint16_t in_port;		/**< Port of the first packet (RX). */
 	uint16_t icmp_tc;		/**< Its ICMP type << 8 | code (RX). */
-	uint16_t pad;
-	/* Timer: operated only by the holder of tim_lock once published. */
-	rte_spinlock_t tim_lock;	/**< Serialises arm/cancel/expiry. */
-	uint32_t sig;			/**< Hash of the key. */
-	uint64_t deadline_tsc;		/**< When the armed timer is due. */
-	struct rte_event_timer tim __rte_cache_aligned; /**< The timer. */
-} __rte_cache_aligned;
+};
+
+/**
+ * A flow's timer, one cache line: the rte_event_timer (which DPDK declares
+ * cache aligned) and, in its spare bytes (user_meta, which no adapter
+ * touches), the flow's two timer-clock times. Operated only by the holder
+ * of the flow's tim_lock once published.
+ */
+struct tp_flow_timer {
+	union {
+		struct rte_event_timer tim;	/**< The timer. */
+		struct {
+			uint8_t tim_used[48];	/**< Up to user_meta. */
+			uint64_t last_tsc;	/**< Last packet seen by RX
+						 * (atomic).
+						 */
+			uint64_t first_tsc;	/**< Creation, for the
+						 * active timeout.
+						 */
+		};
+	};
+};
 
 /** Flow table. */
 struct tp_flow_table {
 	struct rte_hash *h;		/**< Key -> position (LF, multi-writer). */
 	const struct tp_flow_ops *ops;	/**< Who is told of ends and steps. */
 	struct tp_flow *entries;	/**< Indexed by position. */
-	void *map;			/**< The mapping holding them. */
-	size_t map_len;			/**< Its length. */
+	struct tp_flow_timer *timers;	/**< Their timers, the same way. */
+	void *map[2];			/**< The mappings holding them. */
+	size_t map_len[2];		/**< Their lengths. */
 	uint32_t nb_entries;		/**< Positions rte_hash may return. */
 	uint32_t capacity;		/**< Live flow limit (--flows). */
 	uint32_t nb_live;		/**< Flows not yet ending (atomic). */
 	uint64_t next_serial;		/**< Creation counter (atomic). */
 	struct rte_rcu_qsbr *qsv;	/**< RX lcores are its readers. */
 	struct rte_rcu_qsbr_dq *dq;	/**< Positions waiting for a grace. */
-	rte_spinlock_t reclaim_lock;	/**< rte_hash_free_key_* is not MT safe. */
-	uint64_t reclaimed;		/**< Positions returned (under lock). */
+	rte_spinlock_t reclaim_lock;	/**< rte_hash_free_key_* is not MT safe;
+					 * also guards the fields below.
+					 */
+	uint32_t dq_size;		/**< The defer queue holds this many. */
+	uint32_t dq_count;		/**< At most this many are in it. */
+	uint32_t park_head;		/**< Parked positions, oldest first */
+	uint32_t park_tail;		/**< (TP_POS_NONE: none). */
+	uint64_t parked;		/**< Positions ever parked. */
+	uint64_t reclaimed;		/**< Positions returned. */
 };
 
 
@@ -197,10 +235,44 @@ tp_flow_pos(const struct tp_flow_table *ft, const struct tp_flow *f)
 	return (uint32_t)(f - ft->entries);
 }
 
-static inline struct tp_flow *
-tp_flow_from_timer(struct rte_event_timer *tim)
+/** The flow's timer line (its rte_event_timer, first_tsc and last_tsc). */
+static inline struct tp_flow_timer *
+tp_flow_tl(const struct tp_flow_table *ft, const struct tp_flow *f)
 {
-	return container_of(tim, struct tp_flow, tim);
+	return &ft->timers[tp_flow_pos(ft, f)];
+}
+
+/** The flow's rte_event_timer. */
+static inline struct rte_event_timer *
+tp_flow_tim(const struct tp_flow_table *ft, const struct tp_flow *f)
+{
+	return &tp_flow_tl(ft, f)->tim;
+}
+
+/** The flow whose timer this is (an expiry event's event_ptr). */
+static inline struct tp_flow *
+tp_flow_from_timer(const struct tp_flow_table *ft,
+		   struct rte_event_timer *tim)
+{
+	const struct tp_flow_timer *tl =
+		container_of(tim, struct tp_flow_timer, tim);
+
+	return &ft->entries[tl - ft->timers];
+}
+
+/* A byte spin lock: the entry has no room for an rte_spinlock_t. */
+static inline void
+tp_flow_tim_lock(struct tp_flow *f)
+{
+	while (__atomic_exchange_n(&f->tim_lock, 1, __ATOMIC_ACQUIRE) != 0)
+		while (__atomic_load_n(&f->tim_lock, __ATOMIC_RELAXED) != 0)
+			rte_pause();
+}
+
+static inline void
+tp_flow_tim_unlock(struct tp_flow *f)
+{
+	__atomic_store_n(&f->tim_lock, 0, __ATOMIC_RELEASE);
 }
 
 /* tp_flow.c */

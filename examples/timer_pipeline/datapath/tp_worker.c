@@ -93,17 +93,20 @@ tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 	for (i = 0; i < n; i++) {
 		if (ev[i].queue_id != TP_QUEUE_TIMER)
 			continue;
-		f = tp_flow_from_timer(ev[i].event_ptr);
+		f = tp_flow_from_timer(&ctx->ft, ev[i].event_ptr);
 		rte_prefetch0(f);
 		rte_prefetch0(RTE_PTR_ADD(f, RTE_CACHE_LINE_SIZE));
+		rte_prefetch0(RTE_PTR_ADD(f, sizeof(*f) - 1));
 	}
 	for (i = 0; i < n; i++)
 		if (ev[i].queue_id == TP_QUEUE_TIMER)
-			rte_prefetch0(tp_flow_from_timer(ev[i].event_ptr)->key);
+			rte_prefetch0(tp_flow_from_timer(&ctx->ft,
+						ev[i].event_ptr)->key);
 	for (i = 0; i < n; i++) {
 		if (ev[i].queue_id == TP_QUEUE_TIMER) {
 			TP_STAGE_RUN(FLOW_END, 1, tp_flow_expired(ctx, lc,
-					tp_flow_from_timer(ev[i].event_ptr),
+					tp_flow_from_timer(&ctx->ft,
+							   ev[i].event_ptr),
 					now));
 			continue;
 		}

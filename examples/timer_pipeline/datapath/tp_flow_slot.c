@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Ended flows' slots on their way back to rte_hash. The RCU defer queue
+ * holds as many as the table has room beyond --flows (the slots waiting
+ * are bounded by the packets and timer events in flight, not by the
+ * table: tp_flow_room()). Should readers be slow to report and more
+ * wait, a slot is parked in its own entry (its record is written, the
+ * counters are free to hold a token and a link) and returned once its
+ * grace period has passed: none is lost, and no lcore waits (an RX lcore
+ * must not: the grace period may need its own report).
+ */
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_hash.h>
+#include <rte_rcu_qsbr.h>
+
+#include "tp_ctx.h"
+#include "datapath/tp_flow_slot.h"
+
+/* Give slots back: the defer queue calls this once no RX lcore can still
+ * hold the positions from a lookup. Runs under ft->reclaim_lock.
+ */
+void
+tp_flow_slot_free(void *p, void *e, unsigned int n)
+{
+	struct tp_ctx *ctx = p;
+	struct tp_flow_table *ft = &ctx->ft;
+	const uint32_t *pos = e;
+	struct tp_flow *f;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		f = &ft->entries[pos[i]];
+		/* DEAD with no reference left -> FREE. */
+		RTE_ASSERT(tp_ref_is_dead(__atomic_load_n(&f->ref,
+							  __ATOMIC_RELAXED)) &&
+			   (__atomic_load_n(&f->ref, __ATOMIC_RELAXED) &
+			    TP_REF_COUNT_MASK) == 0);
+		memset(f->pkts, 0, sizeof(f->pkts));	/* and the park link */
+		memset(f->bytes, 0, sizeof(f->bytes));
+		memset(f->tcp_flags, 0, sizeof(f->tcp_flags));
+		ft->timers[pos[i]].tim.state = RTE_EVENT_TIMER_NOT_ARMED;
+		f->key = NULL;	/* the key slot goes back below */
+		/* The entry must read FREE before the position can be
+		 * handed out again by rte_hash_add_key_with_hash().
+		 */
+		__atomic_store_n(&f->ref, TP_REF_FREE, __ATOMIC_RELEASE);
+		rte_hash_free_key_with_position(ft->h, pos[i]);
+		ft->reclaimed++;
+	}
+}
+
+/* Return the parked slots whose grace period has passed (all: every
+ * reader is offline). Oldest first: their tokens grow in that order.
+ */
+static void
+tp_flow_slot_unpark(struct tp_ctx *ctx, bool all)
+{
+	struct tp_flow_table *ft = &ctx->ft;
+	struct tp_flow *f;
+	uint32_t pos;
+
+	while ((pos = ft->park_head) != TP_POS_NONE) {
+		f = &ft->entries[pos];
+		if (!all && rte_rcu_qsbr_check(ft->qsv, f->park_token,
+					       false) != 1)
+			break;
+		ft->park_head = f->park_next;
+		tp_flow_slot_free(ctx, &pos, 1);
+	}
+	if (ft->park_head == TP_POS_NONE)
+		ft->park_tail = TP_POS_NONE;
+}
+
+/* Return what the queue can, and learn its real count (ft->dq_count only
+ * ever overstates it: the queue's enqueue reclaims too, unseen).
+ */
+static void
+tp_flow_slot_dq_reclaim(struct tp_flow_table *ft)
+{
+	unsigned int pending = 0;
+
+	if (rte_rcu_qsbr_dq_reclaim(ft->dq, ft->dq_size, NULL, &pending,
+				    NULL) == 0)
+		ft->dq_count = pending;
+}
+
+/* An ended flow's slot waits for a grace period. 8< */
+void
+tp_flow_slot_defer(struct tp_ctx *ctx, uint32_t pos)
+{
+	struct tp_flow_table *ft = &ctx->ft;
+	struct tp_flow *f = &ft->entries[pos];
+
+	rte_spinlock_lock(&ft->reclaim_lock);
+	if (ft->park_head != TP_POS_NONE)
+		tp_flow_slot_unpark(ctx, false);
+	if (ft->dq_count >= ft->dq_size)
+		tp_flow_slot_dq_reclaim(ft);
+	if (ft->dq_count < ft->dq_size) {
+		/* There is room: the enqueue does not fail. */
+		if (rte_rcu_qsbr_dq_enqueue(ft->dq, &pos) == 0) {
+			ft->dq_count++;
+			rte_spinlock_unlock(&ft->reclaim_lock);
+			return;
+		}
+		TP_LOG(ERR, "slot %u not queued for reclaim: %s; parked",
+		       pos, rte_strerror(rte_errno));
+	}
+	/* Full: the slot waits in its entry, after the others parked. */
+	f->park_token = rte_rcu_qsbr_start(ft->qsv);
+	f->park_next = TP_POS_NONE;
+	if (ft->park_tail != TP_POS_NONE)
+		ft->entries[ft->park_tail].park_next = pos;
+	else
+		ft->park_head = pos;
+	ft->park_tail = pos;
+	ft->parked++;
+	rte_spinlock_unlock(&ft->reclaim_lock);
+}
+/* >8 End of an ended flow's slot waits. */
+
+void
+tp_flow_slot_reclaim(struct tp_ctx *ctx)
+{
+	struct tp_flow_table *ft = &ctx->ft;
+
+	rte_spinlock_lock(&ft->reclaim_lock);
+	tp_flow_slot_dq_reclaim(ft);
+	tp_flow_slot_unpark(ctx, false);
+	rte_spinlock_unlock(&ft->reclaim_lock);
+}
+
+void
+tp_flow_slot_release(struct tp_ctx *ctx)
+{
+	struct tp_flow_table *ft = &ctx->ft;
+
+	rte_spinlock_lock(&ft->reclaim_lock);
+	tp_flow_slot_unpark(ctx, true);
+	rte_spinlock_unlock(&ft->reclaim_lock);
+	if (ft->parked != 0)
+		TP_LOG(INFO, "flow table: %" PRIu64 " slots waited outside "
+		       "the full defer queue", ft->parked);
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+#ifndef _TP_FLOW_SLOT_H_
+#define _TP_FLOW_SLOT_H_
+
+/*
+ * The return of an ended flow's slot to rte_hash once no RX lcore can
+ * still hold its position (tp_flow_slot.c): the RCU defer queue, bounded
+ * by the room beyond --flows, and the slots parked in their entries when
+ * it is full. Everything here runs under ft->reclaim_lock, which these
+ * functions take (tp_flow_slot_free() is called with it held).
+ */
+
+#include <stdint.h>
+
+struct tp_ctx;
+
+/**
+ * The slot at @p pos (an ended flow, its record written, no reference
+ * left) returns to rte_hash once no RX lcore can hold it. Any lcore; never
+ * fails and never waits.
+ */
+void tp_flow_slot_defer(struct tp_ctx *ctx, uint32_t pos);
+
+/** Return the slots whose grace period has passed. Any lcore. */
+void tp_flow_slot_reclaim(struct tp_ctx *ctx);
+
+/**
+ * The defer queue's free_fn (rte_rcu_qsbr_dq_parameters): return the @p n
+ * positions at @p e (uint32_t) to rte_hash. @p p is the context.
+ */
+void tp_flow_slot_free(void *p, void *e, unsigned int n);
+
+/** Exit, every reader offline: return the parked slots too. */
+void tp_flow_slot_release(struct tp_ctx *ctx);
+
+#endif /* _TP_FLOW_SLOT_H_ */
