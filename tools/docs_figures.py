@@ -168,8 +168,10 @@ def layout_dot(lay):
             out.append('  lc%d -> adapter [label="runs its service", '
                        'style=dotted, arrowhead=none];' % lc["lcore"])
         if "control" in lc["roles"]:
-            out.append('  control [shape=note, label="stats, telemetry,'
-                       '\\nshutdown (control)"];')
+            writer = any(x["is"] == "record_writer" for x in lay["services"])
+            out.append('  control [shape=note, label="%sstats, telemetry,'
+                       '\\nshutdown (control)"];'
+                       % ("" if writer else "flow records, "))
             out.append('  lc%d -> control [style=dotted];' % lc["lcore"])
         for s in lc["services"]:
             if s in svc_name and svc_name[s]["is"] == "record_writer":

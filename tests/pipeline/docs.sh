@@ -82,14 +82,16 @@ else
 fi
 
 # summary_layout: the walkthrough's run (scripts/docs.sh ran it) and one
-# with RX on lcore 0 and the worker on lcore 2 (sharing CPU 0).
+# with RX on lcore 0 and the worker on lcore 2 (sharing CPU 0), on the
+# inline path with a flow log (so the record writer runs on lcore 1).
 TP_RUNS=$((TP_RUNS + 1))
 lay_log=$WORK/layout.log
 tp_run "$lay_log" 60 --lcores 0@0,1@1,2@0 -S 1 --no-huge -m 512 --no-pci \
 	--file-prefix "${TP_PREFIX}_$TP_RUNS" --log-level=lib.eal:warning \
 	--vdev=event_sw0 \
 	"--vdev=net_pcap0,rx_pcap=$TP_BUILD/demo/demo.pcap,tx_pcap=$WORK/layout.pcap" \
-	-- --clock capture --stop-when-done -T 0
+	-- --clock capture --stop-when-done -T 0 --fwd-mode drop \
+	--flow-log "$WORK/layout.json"
 rc=$?
 if [ "$rc" -eq 0 ] && python3 tests/pipeline/summary_layout.py \
 	docs/summary-json.rst \

@@ -12,8 +12,9 @@
   port, the adapter's is the next one; every RX queue of every port is
   polled by exactly one RX lcore; every service an lcore lists exists and
   that lcore is a service lcore; the adapter's service is registered, is
-  "timer_adapter", runs, and a service lcore runs it; a run that wrote
-  flow records has one "record_writer" service, on one service lcore.
+  "timer_adapter", runs, and a service lcore runs it; a record writer
+  runs on one service lcore, and a run that wrote flow records under the
+  capture clock on the inline path has one.
 - =LCORE:ROLE+ROLE,...: the roles the run must have given each lcore.
 
 Prints an "ok"/"FAIL" line per check and "RESULT summary_layout: N passed,
@@ -53,15 +54,23 @@ def json_keys(v, prefix, out):
     return out
 
 
-def writer(lay, counters):
-    """The record writer: one, on one service lcore, when records were
-    written."""
+def writer(lay, clock, counters):
+    """The record writer: on one service lcore; one, when records were
+    written under the capture clock on the inline path (the clock's lcore
+    runs the other services), none on the events path with a single
+    service lcore (the adapter's service keeps it)."""
     bad = []
     ws = [s["service"] for s in lay["services"] if s["is"] == "record_writer"]
     wrote = counters.get("records_written", 0) > 0
-    if wrote and len(ws) != 1:
-        bad.append("flow records were written, but %d record_writer "
-                   "services are registered" % len(ws))
+    inline = lay.get("packet_path") == "inline" and clock == "capture"
+    nsvc = sum(1 for lc in lay["lcores"] if "service" in lc["roles"])
+    if wrote and inline and len(ws) != 1:
+        bad.append("flow records were written under the capture clock on "
+                   "the inline path, but %d record_writer services are "
+                   "registered" % len(ws))
+    if not inline and nsvc == 1 and ws:
+        bad.append("a record writer shares the only service lcore with "
+                   "the adapter's service")
     for w in ws:
         on = [lc["lcore"] for lc in lay["lcores"] if w in lc["services"]
               and "service" in lc["roles"]]
@@ -135,8 +144,9 @@ def main(argv):
         if lay is None:
             continue
         json_keys(lay, "layout", seen)
-        counters = json.load(open(path)).get("counters") or {}
-        for why in coherent(lay) + writer(lay, counters):
+        doc = json.load(open(path))
+        counters = doc.get("counters") or {}
+        for why in coherent(lay) + writer(lay, doc.get("clock"), counters):
             check(False, "%s: %s" % (path, why))
         check(True, "%s holds together" % path)
         got = {lc["lcore"]: lc["roles"] for lc in lay["lcores"]}

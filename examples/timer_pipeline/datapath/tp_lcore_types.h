@@ -28,7 +28,7 @@
 /* Roles of an lcore. */
 #define TP_ROLE_RX (1u << 0)
 #define TP_ROLE_WORKER (1u << 1)
-#define TP_ROLE_CONTROL (1u << 2)	/* main: stats, traces, shutdown */
+#define TP_ROLE_CONTROL (1u << 2)	/* main: stats, records, shutdown */
 
 #define TP_MAX_RXQ_PER_LCORE 16
 #define TP_MAX_BURST 128

@@ -7,16 +7,18 @@
 
 /*
  * Flow records: one per ended flow. Whoever drops a flow's last reference
- * builds its record (tp_record_push(), any lcore) and queues it on an MP/SC
- * ring. The record writer, a DPDK service on a service lcore, drains the ring and hands each record to the
- * sinks in tp_record_emit(), so no lcore that reads packets or ends flows
- * formats or writes records; the main lcore drains before the service
- * starts and after it stops (tp_record_drain()).
+ * builds its record in its lcore's stage (tp_record_push()); the lcore
+ * puts its stage on an MP/SC ring in bursts (tp_record_flush()). One
+ * thread at a time drains the ring and hands each record to the sinks in
+ * tp_record_emit(): the main lcore every 10 ms (tp_record_drain()), or,
+ * where main.c gives it a CPU of its own, the record writer service on a
+ * service lcore, so that no lcore that reads packets or ends flows
+ * formats or writes records.
  *
  * Adding a sink (an exporter): give it a flag or handle in struct
  * tp_records, make tp_record_wanted() true when it is on (records are
  * only built when some sink wants them), and call it in tp_record_emit()
- * beside the flow log's writer. It runs on the main lcore only.
+ * beside the flow log's writer. One thread at a time calls it.
  */
 
 #include <stdbool.h>

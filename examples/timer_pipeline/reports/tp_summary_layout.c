@@ -183,6 +183,8 @@ tp_summary_layout_write(struct tp_json *w, const struct tp_ctx *ctx)
 	if (ta->h != NULL && ta->ops->service_id_get != NULL)
 		has_svc = ta->ops->service_id_get(ta->h, &svc) == 0;
 	tp_json_begin(w, "layout");
+	/* Do packets cross the event device (sample_app.rst)? */
+	tp_json_str(w, "packet_path", ctx->inline_path ? "inline" : "events");
 	tp_layout_evdev(w, ctx);
 	tp_layout_ports(w, ctx);
 	tp_layout_lcores(w, ctx);
