@@ -328,6 +328,10 @@ else
 	if [ "$RC" -ne 0 ] || ! tp_clean_exit 0 "$WORK/$name.log"; then
 		tp_fail $name "exit status $RC or exactly-once check failed" \
 			"$WORK/$name.err"
+		# The pipeline's own errors and warnings (a drain timeout, a
+		# second signal), which come before the log's end.
+		grep -iE 'error|warning|signal|did not|FAILED' "$WORK/$name.log" |
+			head -n 8 | sed 's/^/    + /'
 	elif [ -z "$pick" ] || ! grep -q "^Input $pick; exit status 0" \
 		"$WORK/$name.out"; then
 		tp_fail $name "the script named no input it picked" "$WORK/$name.err"
