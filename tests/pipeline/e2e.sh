@@ -253,13 +253,14 @@ rows = st["stages"]
 for name, r in rows.items():
     if (r["calls"] > 0) != (r["cycles"] > 0):
         sys.exit("%s: %d calls, %d cycles" % (name, r["calls"], r["cycles"]))
-for name in ("parse", "table_insert", "arm", "event_enqueue",
+for name in ("rx_read", "parse", "table_insert", "arm", "event_enqueue",
              "worker_packets", "record_encode", "record_write",
              "expiry_adapter_service"):
     if rows[name]["calls"] == 0:
         sys.exit("%s did not run" % name)
 armed = c["timers_armed"] + c["timers_arm_failures"]
-checks = [("parse calls", rows["parse"]["calls"], "==", c["rx_pkts"]),
+checks = [("rx_read calls", rows["rx_read"]["calls"], "==", c["rx_pkts"]),
+          ("parse calls", rows["parse"]["calls"], "==", c["rx_pkts"]),
           ("arm calls", rows["arm"]["calls"], "==", armed),
           ("arm calls", rows["arm"]["calls"], ">=", c["flows_created"]),
           ("flow_end calls", rows["flow_end"]["calls"], "==",

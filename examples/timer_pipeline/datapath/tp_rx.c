@@ -409,6 +409,7 @@ tp_rx_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 	    struct rte_mbuf **pkts, uint64_t now, uint64_t *pnow)
 {
 	const struct tp_config *cfg = ctx->cfg;
+	uint16_t n;
 
 	if (cfg->replay_pace)
 		return tp_replay_fetch(&ctx->replay, lc, q, pkts, cfg->burst,
@@ -417,7 +418,10 @@ tp_rx_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 		*pnow = tp_clock_now(&ctx->clk);
 		return tp_clock_fetch(ctx, lc, q, pkts, cfg->burst);
 	}
-	return rte_eth_rx_burst(q->port, q->queue, pkts, cfg->burst);
+	TP_STAGE_BEGIN(RX_READ);
+	n = rte_eth_rx_burst(q->port, q->queue, pkts, cfg->burst);
+	TP_STAGE_END(n);
+	return n;
 }
 
 /*

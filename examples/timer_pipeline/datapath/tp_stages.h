@@ -35,6 +35,12 @@
  * each stage counts (docs/bench.rst, docs/summary-json.rst).
  */
 #define TP_STAGE_LIST(X)						\
+	X(RX_READ, "rx_read", "RX: the port's rte_eth_rx_burst() (for "	\
+	  "net_pcap, libpcap's read and the copy into mbufs); calls: "	\
+	  "packets")							\
+	X(CLOCK, "clock", "RX, --clock capture: a step of the capture "	\
+	  "clock (tp_clock_step: its move and the adapter's and the "	\
+	  "scheduler's service iterations it runs there); calls: steps") \
 	X(PARSE, "parse", "RX, tp_rx_classify(): parse, hash and bulk "	\
 	  "lookup of a burst; calls: packets")				\
 	X(INSERT, "table_insert", "RX, tp_flow_get_or_create() of a "	\

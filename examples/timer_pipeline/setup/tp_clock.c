@@ -258,7 +258,7 @@ tp_clock_pump(struct tp_ctx *ctx)
 		return;
 	if (unlikely(!ctx->clk.own_taken))
 		tp_clock_take(ctx);
-	tp_clock_step(ctx);
+	TP_STAGE_RUN(CLOCK, 1, tp_clock_step(ctx));
 	rte_spinlock_unlock(&ctx->clk.lock);
 }
 
@@ -337,8 +337,10 @@ tp_clock_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 
 	if (q->stash_head == q->stash_nb) {
 		q->stash_head = 0;
+		TP_STAGE_BEGIN(RX_READ);
 		q->stash_nb = rte_eth_rx_burst(q->port, q->queue, q->stash,
 					       burst);
+		TP_STAGE_END(q->stash_nb);
 		if (q->stash_nb == 0) {
 			if (q->clk_ready != UINT64_MAX &&
 			    tp_clock_queue_ended(ctx, q, burst))

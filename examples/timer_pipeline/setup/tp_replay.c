@@ -117,8 +117,10 @@ tp_replay_fetch(struct tp_replay *rp, struct tp_lcore *lc, struct tp_rxq *q,
 
 	if (q->stash_head == q->stash_nb) {
 		q->stash_head = 0;
+		TP_STAGE_BEGIN(RX_READ);
 		q->stash_nb = rte_eth_rx_burst(q->port, q->queue, q->stash,
 					       burst);
+		TP_STAGE_END(q->stash_nb);
 	}
 	while (q->stash_head < q->stash_nb) {
 		struct rte_mbuf *m = q->stash[q->stash_head];
