@@ -23,7 +23,11 @@
  * link type holding every record, in order: its bytes (an oversize one's
  * first TP_CAPTURE_OVERSIZE_KEEP), then its wire length in the trailer;
  * for a pcap 2.4 file, the records counted are exactly the whole records
- * in the file (walked here, independently of libpcap).
+ * in the file (walked here, independently of libpcap). The scan's header
+ * walk and libpcap's pass over every record find the same (every field
+ * of the entry and of the scan, the same answer and error), and the walk
+ * reads alone every pcap 2.4 file whose records are all whole and within
+ * its snapshot length.
  */
 
 #define _GNU_SOURCE
@@ -35,6 +39,7 @@
 #include <unistd.h>
 
 #include "setup/tp_capture.c"
+#include "setup/tp_capture_feed.c"
 
 #include "fuzz_report.h"
 
@@ -89,9 +94,12 @@ tp_fuzz_tmp_files(void)
 	return n;
 }
 
-/* Whole records of a pcap 2.4 file, -1 for another kind of file. */
+/*
+ * Whole records of a pcap 2.4 file, -1 for another kind of file; *maxcap:
+ * the largest captured length among them.
+ */
 static int64_t
-tp_fuzz_pcap_records(const uint8_t *f, size_t size)
+tp_fuzz_pcap_records(const uint8_t *f, size_t size, uint32_t *maxcap)
 {
 	uint32_t magic, caplen;
 	uint16_t major, minor;
@@ -120,6 +128,7 @@ tp_fuzz_pcap_records(const uint8_t *f, size_t size)
 			caplen = __builtin_bswap32(caplen);
 		if (size - off - TP_PCAP_REC_LEN < caplen)
 			break;
+		*maxcap = RTE_MAX(*maxcap, caplen);
 		off += TP_PCAP_REC_LEN + caplen;
 	}
 	return n;
@@ -169,6 +178,7 @@ static void
 tp_fuzz_check_cap(const struct tp_capture *cap, bool infinite,
 		  const uint8_t *file, size_t size)
 {
+	uint32_t maxcap = 0;
 	int64_t whole;
 
 	if (!tp_capture_linktype_supported(cap->linktype) ||
@@ -198,10 +208,56 @@ tp_fuzz_check_cap(const struct tp_capture *cap, bool infinite,
 			     cap->cut_records);
 	if (cap->filtered)
 		tp_fuzz_check_feed(cap);
-	whole = tp_fuzz_pcap_records(file, size);
+	whole = tp_fuzz_pcap_records(file, size, &maxcap);
 	if (whole >= 0 && (uint64_t)whole != cap->records)
 		TP_FUZZ_FAIL("%" PRIu64 " records counted, the file holds %"
 			     PRId64 " whole ones", cap->records, whole);
+}
+
+/* The fields the header walk and libpcap's pass must agree on. */
+#define TP_FUZZ_SCAN_FIELDS(X)						\
+	X(cap, linktype) X(cap, snaplen) X(cap, records)		\
+	X(cap, cut_records) X(cap, first_cut) X(cap, oversize)		\
+	X(cap, first_oversize) X(cap, first_oversize_len)		\
+	X(cap, first_ns) X(cap, last_ns) X(sc, pcapng) X(sc, size)	\
+	X(sc, end) X(sc, max_caplen) X(sc, max_rec) X(sc, max_gap_ns)	\
+	X(sc, gap_rec) X(sc, cut) X(sc, cut_in_header)
+
+/* The header walk against libpcap's pass, on the same file. */
+static void
+tp_fuzz_check_walk(const uint8_t *file, size_t size)
+{
+	struct tp_capture cap[2];
+	struct tp_cap_scan sc[2];
+	char err[2][PCAP_ERRBUF_SIZE + 512];
+	uint32_t maxcap = 0;
+	int ret[2], i;
+	int64_t whole;
+
+	for (i = 0; i < 2; i++) {
+		memset(&cap[i], 0, sizeof(cap[i]));
+		err[i][0] = '\0';
+		ret[i] = tp_cap_scan(tp_fuzz_path, &sc[i], &cap[i], err[i],
+				     sizeof(err[i]), i == 0);
+	}
+	if (ret[0] != ret[1] || strcmp(err[0], err[1]) != 0)
+		TP_FUZZ_FAIL("walk: %d '%s', libpcap: %d '%s'", ret[0],
+			     err[0], ret[1], err[1]);
+#define TP_FUZZ_SAME(s, f)						\
+	if (s[0].f != s[1].f)						\
+		TP_FUZZ_FAIL("walk and libpcap differ in " #s "." #f	\
+			     ": %" PRIu64 " and %" PRIu64,		\
+			     (uint64_t)s[0].f, (uint64_t)s[1].f);
+	if (ret[0] == 0) {
+		TP_FUZZ_SCAN_FIELDS(TP_FUZZ_SAME)
+	}
+#undef TP_FUZZ_SAME
+	/* Whole records within the snapshot length: the walk alone. */
+	whole = tp_fuzz_pcap_records(file, size, &maxcap);
+	if (ret[0] == 0 && whole >= 0 && sc[0].end == sc[0].size &&
+	    maxcap <= cap[0].snaplen && !sc[0].walked)
+		TP_FUZZ_FAIL("a whole pcap 2.4 file of %" PRId64 " records "
+			     "was not read by the header walk", whole);
 }
 
 int
@@ -234,6 +290,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				cap[0]->linktype != cap[1]->linktype ||
 				cap[0]->max_gap_ns != cap[1]->max_gap_ns)))
 		TP_FUZZ_FAIL("the same file checked twice differs");
+	tp_fuzz_check_walk(data, size);
 	/* Empty the table: no copy may outlive it. */
 	tp_capture_release();
 	if (tp_fuzz_tmp_files() != 0)

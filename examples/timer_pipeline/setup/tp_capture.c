@@ -3,13 +3,17 @@
  */
 
 /*
- * rx_pcap captures, read with libpcap before EAL starts (see tp_capture.h
- * for why). One pass with pcap_next_ex() reads every record header and
- * its bytes; a second pass, only for a file holding records cut by its
- * snapshot length or over 65535 bytes, writes the copy net_pcap reads
- * instead: every record with its wire length in a trailer, an oversize
- * one cut to its headers. No lock: this runs once, before EAL, on the
- * main thread.
+ * rx_pcap captures, checked before EAL starts (see tp_capture.h for why).
+ * libpcap opens each file and reads its header (format, link type,
+ * snapshot length). One pass then reads every record header: for a pcap
+ * file in the current format (2.4), the record headers alone, walked in
+ * 1-MB reads (tp_cap_walk()); for pcapng, and for any pcap file whose
+ * walk meets a record libpcap would treat specially (longer than the
+ * snapshot length, cut by the file's end), pcap_next_ex() over every
+ * record and its bytes, which has the last word. A file holding records
+ * cut by its snapshot length or over 65535 bytes then gets the copy
+ * net_pcap reads instead (tp_capture_feed.c). No lock: this runs once,
+ * before EAL, on the main thread.
  */
 
 #include <errno.h>
@@ -28,6 +32,7 @@
 #include <rte_common.h>
 
 #include "setup/tp_capture.h"
+#include "setup/tp_capture_feed.h"
 
 /* Replay-pace gaps worth a warning. */
 #define TP_CAP_GAP_WARN_NS (600 * UINT64_C(1000000000))
@@ -42,6 +47,8 @@
 #define TP_PCAPNG_SHB 0x0a0d0d0au
 #define TP_PCAP_HDR_LEN 24u
 #define TP_PCAP_REC_LEN 16u
+/* The header walk's reads. */
+#define TP_CAP_WALK_BUF (1u << 20)
 
 /* Every checked capture, for tp_capture_find() and the cleanup. */
 static struct tp_capture tp_caps[TP_CAP_MAX];
@@ -58,6 +65,9 @@ struct tp_cap_scan {
 	uint64_t gap_rec;	/**< ...before this record. */
 	bool cut;		/**< The file ends inside a record. */
 	bool cut_in_header;	/**< In its record header. */
+	bool plain;		/**< pcap with 16-byte record headers... */
+	bool ns;		/**< ...and nanosecond timestamps. */
+	bool walked;		/**< Read by the header walk alone. */
 	char why[PCAP_ERRBUF_SIZE]; /**< libpcap's error, if it stopped. */
 };
 
@@ -181,6 +191,16 @@ tp_cap_open(const char *path, struct tp_cap_scan *sc, char *err,
 	(void)setvbuf(f, NULL, _IOFBF, TP_CAP_READ_BUF);
 	(void)__fsetlocking(f, FSETLOCKING_BYCALLER);
 	sc->pcapng = n >= 4 && memcmp(hdr, "\x0a\x0d\x0d\x0a", 4) == 0;
+	if (n >= 4) {
+		uint32_t magic;
+
+		memcpy(&magic, hdr, sizeof(magic));
+		sc->ns = magic == TP_PCAP_MAGIC_NS ||
+			magic == __builtin_bswap32(TP_PCAP_MAGIC_NS);
+		/* Not the modified formats, whose records are longer. */
+		sc->plain = sc->ns || magic == TP_PCAP_MAGIC_US ||
+			magic == __builtin_bswap32(TP_PCAP_MAGIC_US);
+	}
 	sc->end = TP_PCAP_HDR_LEN;
 	p = pcap_fopen_offline_with_tstamp_precision(f,
 			PCAP_TSTAMP_PRECISION_NANO, pcap_err);
@@ -230,6 +250,83 @@ tp_cap_record(struct tp_cap_scan *sc, struct tp_capture *cap,
 }
 
 /*
+ * The record headers of a pcap 2.4 file (fd, byte-swapped or not), read
+ * in TP_CAP_WALK_BUF pieces and walked in memory. libpcap's pass reads
+ * each record's bytes as well, through two fread() calls: on a 1.3-GB
+ * capture of 5.7M records it took 0.6 to 0.8 s, this walk 0.2 to 0.25 s
+ * (the kernel's copy of the file is most of it). Walking a mapping of the
+ * file instead took 0.4 to 0.5 s: each header's place depends on the
+ * one before, and a cold line costs a load's whole latency.
+ *
+ * Returns 0 when every record is one libpcap reads as it is (caplen at
+ * most the snapshot length) and the file ends after a whole record; 1
+ * when it met anything else (cap and sc then hold partial counts: the
+ * caller starts again with libpcap, which reads and names it); -1 with
+ * errno if a read failed.
+ */
+static int
+tp_cap_walk(int fd, bool swapped, struct tp_cap_scan *sc,
+	    struct tp_capture *cap)
+{
+	const suseconds_t ns_mult = sc->ns ? 1 : 1000;
+	uint64_t base = 0, off = TP_PCAP_HDR_LEN, prev = 0;
+	uint32_t rec[4];	/* ts_sec, ts_frac, caplen, len */
+	struct pcap_pkthdr h;
+	struct stat st;
+	size_t len = 0;
+	uint8_t *buf;
+	ssize_t got;
+	int ret = 1;
+
+	buf = malloc(TP_CAP_WALK_BUF);
+	if (buf == NULL)
+		return 1;
+	for (;;) {
+		if (off + TP_PCAP_REC_LEN > base + len) {
+			/* Refill from this header on. */
+			base = off;
+			got = pread(fd, buf, TP_CAP_WALK_BUF, (off_t)base);
+			if (got < 0) {
+				ret = -1;
+				break;
+			}
+			len = (size_t)got;
+			if (len == 0) {
+				/* The file's end: after a whole record? */
+				if (fstat(fd, &st) == 0 &&
+				    (uint64_t)st.st_size == off)
+					ret = 0;
+				break;
+			}
+			if (len < TP_PCAP_REC_LEN)
+				break;	/* cut in a header: libpcap says */
+		}
+		memcpy(rec, buf + (off - base), sizeof(rec));
+		if (swapped) {
+			rec[0] = __builtin_bswap32(rec[0]);
+			rec[1] = __builtin_bswap32(rec[1]);
+			rec[2] = __builtin_bswap32(rec[2]);
+			rec[3] = __builtin_bswap32(rec[3]);
+		}
+		if (rec[2] > cap->snaplen)
+			break;	/* libpcap cuts or refuses it: it says */
+		/* The times as libpcap gives them: its record header's
+		 * fields are signed, and its byte swap makes them unsigned.
+		 */
+		h.ts.tv_sec = swapped ? (time_t)rec[0] :
+			(time_t)(int32_t)rec[0];
+		h.ts.tv_usec = (swapped ? (suseconds_t)rec[1] :
+				(suseconds_t)(int32_t)rec[1]) * ns_mult;
+		h.caplen = rec[2];
+		h.len = rec[3];
+		tp_cap_record(sc, cap, &h, &prev);
+		off += TP_PCAP_REC_LEN + rec[2];
+	}
+	free(buf);
+	return ret;
+}
+
+/*
  * Read every record. A file that ends inside a record is cut short (a
  * warning); libpcap's other errors (a damaged file, pcapng interfaces of
  * different link types) refuse it.
@@ -266,10 +363,14 @@ tp_cap_read(pcap_t *p, struct tp_cap_scan *sc, struct tp_capture *cap,
 	return -1;
 }
 
-/* Scan a capture into cap: 0, or -1 with the problem in err. */
+/*
+ * Scan a capture into cap: 0, or -1 with the problem in err. walk: try
+ * the header walk first where it applies (false: libpcap's pass alone,
+ * which the fuzz target holds the walk to).
+ */
 static int
 tp_cap_scan(const char *path, struct tp_cap_scan *sc, struct tp_capture *cap,
-	    char *err, size_t errlen)
+	    char *err, size_t errlen, bool walk)
 {
 	pcap_t *p;
 	int ret;
@@ -292,104 +393,30 @@ tp_cap_scan(const char *path, struct tp_cap_scan *sc, struct tp_capture *cap,
 				 cap->linktype));
 		ret = -1;
 	}
-	if (ret == 0)
+	if (ret == 0 && walk && sc->plain && pcap_major_version(p) == 2 &&
+	    pcap_minor_version(p) == 4) {
+		/* What libpcap's pass starts from, if the walk hands over. */
+		struct tp_cap_scan sc0 = *sc;
+		struct tp_capture cap0 = *cap;
+
+		ret = tp_cap_walk(fileno(pcap_file(p)), pcap_is_swapped(p) == 1,
+				  sc, cap);
+		if (ret < 0)
+			snprintf(err, errlen, "cannot be read: %s",
+				 strerror(errno));
+		sc->walked = ret == 0;
+		if (ret == 0)
+			goto out;
+		if (ret == 1) {
+			*sc = sc0;
+			*cap = cap0;
+			ret = 0;
+		}
+	}
+	if (ret >= 0)
 		ret = tp_cap_read(p, sc, cap, err, errlen);
-	pcap_close(p);
-	return ret;
-}
-
-/*
- * One record of the copy: at most TP_CAPTURE_OVERSIZE_KEEP bytes of an
- * oversize record, then the wire length (little endian). Its header says
- * the bytes it holds and, as length on the wire, the wire length plus
- * the trailer, so that libpcap and tcpdump read the copy as a capture.
- */
-static void
-tp_cap_feed_record(pcap_dumper_t *d, const struct pcap_pkthdr *h,
-		   const u_char *data, u_char *buf)
-{
-	uint32_t keep = h->caplen <= TP_CAPTURE_MAX_CAPLEN ? h->caplen :
-		TP_CAPTURE_OVERSIZE_KEEP;
-	uint32_t wire = RTE_MAX(h->len, h->caplen);
-	struct pcap_pkthdr o = *h;
-	int i;
-
-	memcpy(buf, data, keep);
-	for (i = 0; i < (int)TP_CAPTURE_TRAILER_LEN; i++)
-		buf[keep + i] = (u_char)(wire >> (8 * i));
-	o.caplen = keep + TP_CAPTURE_TRAILER_LEN;
-	o.len = wire + TP_CAPTURE_TRAILER_LEN;
-	pcap_dump((u_char *)d, &o, buf);
-}
-
-/*
- * Write the copy net_pcap reads (tp_capture.h): every record, in order,
- * each with its wire-length trailer, into a new temporary file.
- */
-static int
-tp_cap_write_feed(struct tp_capture *cap, char *err, size_t errlen)
-{
-	char pcap_err[PCAP_ERRBUF_SIZE];
-	const char *tmp = getenv("TMPDIR");
-	pcap_dumper_t *d = NULL;
-	struct pcap_pkthdr *h;
-	pcap_t *in, *dead = NULL;
-	const u_char *data;
-	u_char *buf = NULL;
-	FILE *out = NULL;
-	int fd, ret = -1;
-
-	in = pcap_open_offline_with_tstamp_precision(cap->path,
-			PCAP_TSTAMP_PRECISION_NANO, pcap_err);
-	if (in == NULL) {
-		snprintf(err, errlen, "cannot be read by libpcap: %s", pcap_err);
-		return -1;
-	}
-	snprintf(cap->feed, sizeof(cap->feed), "%s/tp_capture_XXXXXX",
-		 tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
-	fd = mkstemp(cap->feed);	/* 0600, a name nobody else has */
-	if (fd >= 0)
-		out = fdopen(fd, "wb");
-	buf = malloc(TP_CAPTURE_MAX_CAPLEN + TP_CAPTURE_TRAILER_LEN);
-	/* Its snapshot length holds every record with its trailer. */
-	if (out != NULL && buf != NULL)
-		dead = pcap_open_dead_with_tstamp_precision(cap->linktype,
-				(int)(TP_CAPTURE_MAX_CAPLEN +
-				      TP_CAPTURE_TRAILER_LEN),
-				PCAP_TSTAMP_PRECISION_NANO);
-	if (dead != NULL)
-		d = pcap_dump_fopen(dead, out);
-	if (d == NULL) {
-		snprintf(err, errlen, "needs a copy with each packet's wire "
-			 "length, which cannot be written in '%s': %s",
-			 cap->feed, buf == NULL ? "out of memory" :
-			 strerror(errno));
-		goto out;
-	}
-	out = NULL;	/* the dumper owns it */
-	cap->filtered = true;
-	while (pcap_next_ex(in, &h, &data) == 1)
-		tp_cap_feed_record(d, h, data, buf);
-	ret = pcap_dump_flush(d) == 0 ? 0 : -1;
-	if (ret < 0)
-		snprintf(err, errlen, "needs a copy with each packet's wire "
-			 "length; writing '%s' failed: %s", cap->feed,
-			 strerror(errno));
 out:
-	if (d != NULL)
-		pcap_dump_close(d);
-	if (out != NULL)
-		fclose(out);
-	else if (fd >= 0 && d == NULL)
-		close(fd);
-	if (dead != NULL)
-		pcap_close(dead);
-	pcap_close(in);
-	free(buf);
-	if (ret < 0 && fd >= 0) {
-		unlink(cap->feed);
-		cap->filtered = false;
-	}
+	pcap_close(p);
 	return ret;
 }
 
@@ -512,9 +539,9 @@ tp_capture_check(const char *vdev, const char *path, bool infinite,
 	memset(cap, 0, sizeof(*cap));
 	snprintf(cap->path, sizeof(cap->path), "%s", path);
 	snprintf(cap->feed, sizeof(cap->feed), "%s", path);
-	if (tp_cap_scan(path, &sc, cap, err, sizeof(err)) < 0 ||
+	if (tp_cap_scan(path, &sc, cap, err, sizeof(err), true) < 0 ||
 	    ((cap->oversize > 0 || cap->cut_records > 0) &&
-	     tp_cap_write_feed(cap, err, sizeof(err)) < 0)) {
+	     tp_capture_feed_write(cap, err, sizeof(err)) < 0)) {
 		tp_cap_msg("error", "--vdev %s: rx_pcap '%s' %s", vdev, path,
 			   err);
 		return NULL;
