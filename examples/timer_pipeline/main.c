@@ -40,6 +40,7 @@
 #include "records/tp_record.h"
 #include "records/tp_trace.h"
 #include "datapath/tp_lcore.h"
+#include "datapath/tp_rx_ahead.h"
 #include "setup/tp_ports.h"
 #include "setup/tp_ports_tx.h"
 #include "setup/tp_preflight.h"
@@ -206,6 +207,52 @@ tp_main_writer_setup(struct tp_ctx *ctx)
 	return ret;
 }
 
+/* The one RX queue of the run, or NULL when there are several. */
+static struct tp_rxq *
+tp_main_only_rxq(struct tp_ctx *ctx)
+{
+	struct tp_rxq *q = NULL;
+	unsigned int id, i, nb = 0;
+
+	for (id = 0; id < RTE_MAX_LCORE; id++)
+		for (i = 0; i < ctx->lc[id].nb_rxq; i++) {
+			q = &ctx->lc[id].rxq[i];
+			nb++;
+		}
+	return nb == 1 ? q : NULL;
+}
+
+/*
+ * A capture's read-ahead (tp_rx_ahead.h), where the record writer has a
+ * CPU of its own because of the capture clock (the inline path): the
+ * service lcore reads the port of the one RX queue.
+ */
+static int
+tp_main_ahead_setup(struct tp_ctx *ctx)
+{
+	struct tp_rxq *q = tp_main_only_rxq(ctx);
+	int ret;
+
+	if (!ctx->clk.on || !ctx->inline_path || q == NULL)
+		return 0;
+	ret = tp_rx_ahead_register(ctx, q);
+	if (ret == 0)
+		ret = tp_service_map(tp_rx_ahead_service_id(q),
+				     "capture read-ahead");
+	if (ret == 0)
+		ret = tp_rx_ahead_start(q);
+	return ret;
+}
+
+static void
+tp_main_ahead_free(struct tp_ctx *ctx)
+{
+	struct tp_rxq *q = tp_main_only_rxq(ctx);
+
+	if (q != NULL)
+		tp_rx_ahead_free(q);
+}
+
 /* Checks that need EAL but start nothing: failures exit with status 2. */
 static int
 tp_validate(struct tp_ctx *ctx)
@@ -370,7 +417,8 @@ main(int argc, char **argv)
 	if (tp_lcore_queues_setup(ctx) < 0)
 		goto out_queues;
 	if (tp_evdev_setup(ctx) < 0 || tp_adapter_setup(ctx) < 0 ||
-	    tp_evdev_start(ctx) < 0 || tp_main_writer_setup(ctx) < 0)
+	    tp_evdev_start(ctx) < 0 || tp_main_writer_setup(ctx) < 0 ||
+	    tp_main_ahead_setup(ctx) < 0)
 		goto out_evdev;
 	if (tp_ports_start(ctx) < 0)
 		goto out_evdev;
@@ -383,6 +431,7 @@ main(int argc, char **argv)
 	/* Teardown in reverse order. 8< */
 out_evdev:
 	tp_telemetry_unregister();
+	tp_main_ahead_free(ctx);
 	tp_evdev_stop(ctx);
 out_queues:
 	tp_lcore_queues_free(ctx);

@@ -80,6 +80,28 @@ def writer(lay, clock, counters):
     return bad
 
 
+def rx_ahead(lay, clock):
+    """A capture's read-ahead: one, on one service lcore, under the
+    capture clock on the inline path with one RX queue; none elsewhere
+    (the wall clock reads ports on the RX lcores only)."""
+    bad = []
+    ra = [s["service"] for s in lay["services"] if s["is"] == "rx_ahead"]
+    inline = lay.get("packet_path") == "inline" and clock == "capture"
+    nq = sum(len(lc["rx_queues"]) for lc in lay["lcores"])
+    want = 1 if inline and nq == 1 else 0
+    if len(ra) != want:
+        bad.append("%d rx_ahead services, want %d (clock %s, %s path, %d "
+                   "RX queues)" % (len(ra), want, clock,
+                                   lay.get("packet_path"), nq))
+    for s in ra:
+        on = [lc["lcore"] for lc in lay["lcores"] if s in lc["services"]
+              and "service" in lc["roles"]]
+        if len(on) != 1:
+            bad.append("the read-ahead (service %d) runs on service "
+                       "lcores %s, not one" % (s, on))
+    return bad
+
+
 def coherent(lay):
     bad = []
     lcores = lay["lcores"]
@@ -146,7 +168,8 @@ def main(argv):
         json_keys(lay, "layout", seen)
         doc = json.load(open(path))
         counters = doc.get("counters") or {}
-        for why in coherent(lay) + writer(lay, doc.get("clock"), counters):
+        for why in (coherent(lay) + writer(lay, doc.get("clock"), counters) +
+                    rx_ahead(lay, doc.get("clock"))):
             check(False, "%s: %s" % (path, why))
         check(True, "%s holds together" % path)
         got = {lc["lcore"]: lc["roles"] for lc in lay["lcores"]}

@@ -45,6 +45,8 @@ struct tp_rxq {
 	 */
 	uint64_t clk_ready;
 	uint64_t clk_last;		/**< Newest time delivered (atomic). */
+	/** --clock capture: the port read ahead (tp_rx_ahead.h), or NULL. */
+	struct tp_rx_ahead *ahead;
 };
 
 /** Per-lcore state, cache aligned, written by its own lcore only. */

@@ -26,6 +26,7 @@
 #include "records/tp_trace.h"
 #include "datapath/tp_pkt.h"
 #include "datapath/tp_rx.h"
+#include "datapath/tp_rx_ahead.h"
 #include "datapath/tp_meter.h"
 #include "datapath/tp_parse.h"
 #include "reports/tp_counters.h"
@@ -515,8 +516,9 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 }
 /* >8 End of RX role. */
 
-/* RX role ends: stashed packets (received, not yet due) are counted as
- * received and dropped ("shutdown"); leave the RCU reader set.
+/* RX role ends: stashed packets (received, not yet due) and those read
+ * ahead are counted as received and dropped ("shutdown"); leave the RCU
+ * reader set.
  */
 void
 tp_rx_stop(struct tp_ctx *ctx, struct tp_lcore *lc)
@@ -527,14 +529,22 @@ tp_rx_stop(struct tp_ctx *ctx, struct tp_lcore *lc)
 	for (i = 0; i < lc->nb_rxq; i++) {
 		struct tp_rxq *q = &lc->rxq[i];
 
-		while (q->stash_head < q->stash_nb) {
-			m = q->stash[q->stash_head++];
-			lc->stats.rx_pkts++;
-			lc->stats.rx_bytes += ctx->eth.port_wire_cb[m->port] ?
-				*tp_wire_len(&ctx->eth, m) : m->pkt_len;
-			lc->stats.drops[TP_DROP_SHUTDOWN]++;
-			rte_pktmbuf_free(m);
-		}
+		do {
+			while (q->stash_head < q->stash_nb) {
+				m = q->stash[q->stash_head++];
+				lc->stats.rx_pkts++;
+				lc->stats.rx_bytes +=
+					ctx->eth.port_wire_cb[m->port] ?
+					*tp_wire_len(&ctx->eth, m) :
+					m->pkt_len;
+				lc->stats.drops[TP_DROP_SHUTDOWN]++;
+				rte_pktmbuf_free(m);
+			}
+			/* Those read ahead, the service stopped first. */
+			q->stash_head = 0;
+			q->stash_nb = tp_rx_ahead_stop(q, q->stash,
+						       TP_MAX_BURST);
+		} while (q->stash_nb > 0);
 	}
 	__atomic_store_n(&lc->stashed, 0, __ATOMIC_RELAXED);
 	rte_rcu_qsbr_thread_offline(ctx->ft.qsv, lc->rcu_id);

@@ -34,6 +34,7 @@
 #include "records/tp_sink.h"
 #include "records/tp_record.h"
 #include "setup/tp_replay.h"
+#include "setup/tp_service.h"
 
 #define TP_RECORD_RING_SIZE 65536
 #define TP_DRAIN_BURST 64
@@ -502,11 +503,12 @@ tp_record_service_run(void *arg)
 	}
 	if (n > 0)
 		return 0;
-	/* Nothing queued, and no other service waits on this lcore (the
+	/* Nothing queued, and no other service runs on this lcore (the
 	 * capture clock runs the adapter's and the scheduler's on its own
-	 * lcore): give the CPU back for a while rather than spin on it.
+	 * lcore; a capture's read-ahead stops at the capture's end): give
+	 * the CPU back for a while rather than spin on it.
 	 */
-	if (rte_service_lcore_count_services(rte_lcore_id()) == 1)
+	if (!tp_service_others_running(rec->service_id, rte_lcore_id()))
 		rte_delay_us_sleep(TP_WRITER_IDLE_US);
 	return -EAGAIN;
 }

@@ -17,6 +17,7 @@
 #include <rte_service.h>
 
 #include "reports/tp_json.h"
+#include "datapath/tp_rx_ahead.h"
 #include "reports/tp_summary_layout.h"
 #include "setup/tp_option.h"
 #include "tp_ctx.h"
@@ -132,6 +133,20 @@ tp_layout_lcores(struct tp_json *w, const struct tp_ctx *ctx)
 	tp_json_list_end(w);
 }
 
+/* Whether service s reads a capture ahead (tp_rx_ahead.h). */
+static bool
+tp_layout_is_rx_ahead(const struct tp_ctx *ctx, uint32_t s)
+{
+	unsigned int id, i;
+
+	for (id = 0; id < RTE_MAX_LCORE; id++)
+		for (i = 0; i < ctx->lc[id].nb_rxq; i++)
+			if (ctx->lc[id].rxq[i].ahead != NULL &&
+			    tp_rx_ahead_service_id(&ctx->lc[id].rxq[i]) == s)
+				return true;
+	return false;
+}
+
 /* Every registered service and what it is to the pipeline. */
 static void
 tp_layout_services(struct tp_json *w, const struct tp_ctx *ctx,
@@ -154,6 +169,8 @@ tp_layout_services(struct tp_json *w, const struct tp_ctx *ctx,
 		else if (ctx->rec.service_on &&
 			 (uint32_t)s == ctx->rec.service_id)
 			what = "record_writer";
+		else if (tp_layout_is_rx_ahead(ctx, (uint32_t)s))
+			what = "rx_ahead";
 		else
 			what = "other";
 		tp_json_elem(w);

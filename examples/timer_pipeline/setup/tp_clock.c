@@ -21,6 +21,7 @@
 #include "setup/tp_clock.h"
 #include "tp_ctx.h"
 #include "datapath/tp_pkt.h"
+#include "datapath/tp_rx_ahead.h"
 #include "setup/tp_replay.h"
 
 int
@@ -263,26 +264,6 @@ tp_clock_pump(struct tp_ctx *ctx)
 }
 
 /*
- * An RX poll found nothing: the queue's input has ended if its port has
- * delivered all its capture holds, or if mbufs were there to take
- * (net_pcap returns nothing with mbufs to spare only at the end of its
- * file).
- */
-static bool
-tp_clock_queue_ended(const struct tp_ctx *ctx, const struct tp_rxq *q,
-		     uint16_t burst)
-{
-	struct rte_eth_stats es;
-
-	if (rte_eth_stats_get(q->port, &es) == 0 &&
-	    es.ipackets + es.rx_nombuf + es.ierrors >=
-	    ctx->eth.port_eof_pkts[q->port])
-		return true;
-	return rte_mempool_avail_count(ctx->eth.pool) >= 2u * burst +
-		RTE_MEMPOOL_CACHE_MAX_SIZE;
-}
-
-/*
  * Which packets may share one move of the clock: those whose times give
  * the same expiry tick to a timer armed at them and cross no tick where a
  * timer could fire. The adapter's deadline tick is ceil(time / tick) plus
@@ -338,12 +319,14 @@ tp_clock_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 	if (q->stash_head == q->stash_nb) {
 		q->stash_head = 0;
 		TP_STAGE_BEGIN(RX_READ);
-		q->stash_nb = rte_eth_rx_burst(q->port, q->queue, q->stash,
-					       burst);
+		q->stash_nb = q->ahead != NULL ?
+			tp_rx_ahead_fetch(q, q->stash, burst) :
+			rte_eth_rx_burst(q->port, q->queue, q->stash, burst);
 		TP_STAGE_END(q->stash_nb);
 		if (q->stash_nb == 0) {
 			if (q->clk_ready != UINT64_MAX &&
-			    tp_clock_queue_ended(ctx, q, burst))
+			    (q->ahead != NULL ? tp_rx_ahead_over(q) :
+			     tp_rx_ahead_input_over(ctx, q, burst)))
 				__atomic_store_n(&q->clk_ready, UINT64_MAX,
 						 __ATOMIC_RELEASE);
 			tp_clock_pump(ctx);

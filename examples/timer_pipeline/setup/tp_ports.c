@@ -32,6 +32,7 @@
 #include "tp_ctx.h"
 #include "datapath/tp_pkt.h"
 #include "datapath/tp_rx.h"
+#include "datapath/tp_rx_ahead.h"
 #include "setup/tp_live.h"
 #include "setup/tp_ports.h"
 #include "setup/tp_replay.h"
@@ -260,6 +261,9 @@ tp_pool_create(struct tp_ctx *ctx)
 		/* Per-lcore TX buffers and replay stashes. */
 		n += (uint64_t)rte_lcore_count() * 2 * cfg->burst;
 	}
+	/* A capture's read-ahead ring (tp_rx_ahead.h). */
+	if (ctx->clk.on)
+		n += TP_RX_AHEAD_RING;
 	/* Events in flight each hold one, plus per-lcore caches. */
 	n += ctx->evd.nb_events ? ctx->evd.nb_events : cfg->nb_events;
 	n += (uint64_t)rte_lcore_count() * TP_MEMPOOL_CACHE;

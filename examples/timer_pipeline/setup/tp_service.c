@@ -3,8 +3,10 @@
  */
 
 /*
- * Service lcores: a service (the event scheduler, the timer adapter) is
- * mapped to the service lcore running the fewest. Setup only, main lcore.
+ * Service lcores: a service (the event scheduler, the timer adapter, the
+ * record writer, a capture's read-ahead) is mapped to the service lcore
+ * running the fewest, at setup on the main lcore; and whether a service
+ * shares its lcore with a running one (any lcore, read only).
  */
 
 #include <errno.h>
@@ -17,6 +19,9 @@
 
 #include "tp_ctx.h"
 #include "setup/tp_service.h"
+
+/* Above DPDK's service table (RTE_SERVICE_NUM_MAX, 64, not exported). */
+#define TP_SERVICE_ID_LIMIT 1024u
 
 /* Map a service to the service lcore running the fewest services. 8< */
 int
@@ -57,3 +62,25 @@ tp_service_map(uint32_t service_id, const char *what)
 }
 /* >8 End of mapping a service. */
 
+/* Whether another service mapped to this lcore is running. 8< */
+bool
+tp_service_others_running(uint32_t self_id, uint32_t lcore)
+{
+	const uint32_t n = rte_service_get_count();
+	uint32_t id, seen;
+
+	/* Ids are not dense once a service has gone: the n registered
+	 * ones are found by name.
+	 */
+	for (id = 0, seen = 0; seen < n && id < TP_SERVICE_ID_LIMIT; id++) {
+		if (rte_service_get_name(id) == NULL)
+			continue;
+		seen++;
+		if (id != self_id &&
+		    rte_service_map_lcore_get(id, lcore) == 1 &&
+		    rte_service_runstate_get(id) == 1)
+			return true;
+	}
+	return false;
+}
+/* >8 End of whether another service runs. */

@@ -7,6 +7,7 @@
 
 /* Service lcores (tp_service.c), at setup. */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /**
@@ -16,5 +17,12 @@
  * @return 0, or a negative errno (logged).
  */
 int tp_service_map(uint32_t service_id, const char *what);
+
+/**
+ * Whether a service other than self_id that is mapped to lcore is
+ * running: a service of ours with nothing to do sleeps only when none
+ * is, so that it never holds another one off.
+ */
+bool tp_service_others_running(uint32_t self_id, uint32_t lcore);
 
 #endif /* _TP_SERVICE_H_ */

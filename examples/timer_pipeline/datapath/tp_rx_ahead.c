@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * Read-ahead of a capture under --clock capture. Reading the port is a
+ * quarter of an ageing run's time on the RX lcore (net_pcap: libpcap's
+ * read and the copy into mbufs, 108 ns a packet on the long capture of
+ * docs/bench.rst), while the service lcore, with only the record writer
+ * on it, idles most of the run. A DPDK service there reads the queue's
+ * port and puts each burst on a ring; the RX lcore takes bursts from the
+ * ring where it would have polled the port (tp_clock_fetch()). Used for
+ * one RX queue on the inline path, where the record writer has a CPU of
+ * its own (main.c).
+ *
+ * Locking: the ring has one producer, the service, and one consumer, the
+ * RX lcore. go is set by the RX lcore at its first fetch (the ports start
+ * after the services), eof by the service once the port has delivered
+ * everything, after its last enqueue (release; read with acquire). The
+ * service's runstate is set by itself (at eof) and by the RX lcore
+ * (tp_rx_ahead_stop(), which then waits until no lcore runs it).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mempool.h>
+#include <rte_pause.h>
+#include <rte_ring.h>
+#include <rte_service.h>
+#include <rte_service_component.h>
+
+#include "tp_ctx.h"
+#include "datapath/tp_rx_ahead.h"
+#include "setup/tp_service.h"
+
+/* The service's sleep while it waits with nothing else running here. */
+#define TP_RX_AHEAD_IDLE_US 100
+/* How long stopping waits for the service's last call. */
+#define TP_RX_AHEAD_STOP_MS 1000
+
+/** One queue's read-ahead (q->ahead). */
+struct tp_rx_ahead {
+	struct rte_ring *ring;		/**< Bursts read, not yet taken. */
+	struct tp_ctx *ctx;
+	struct tp_rxq *q;
+	uint32_t service_id;
+	bool registered;
+	uint32_t go;			/**< RX has started (atomic). */
+	uint32_t eof;			/**< Port delivered all (atomic). */
+};
+
+bool
+tp_rx_ahead_input_over(const struct tp_ctx *ctx, const struct tp_rxq *q,
+		       uint16_t burst)
+{
+	struct rte_eth_stats es;
+
+	if (rte_eth_stats_get(q->port, &es) == 0 &&
+	    es.ipackets + es.rx_nombuf + es.ierrors >=
+	    ctx->eth.port_eof_pkts[q->port])
+		return true;
+	return rte_mempool_avail_count(ctx->eth.pool) >= 2u * burst +
+		RTE_MEMPOOL_CACHE_MAX_SIZE;
+}
+
+/* With nothing to do: sleep if no other service runs on this lcore. */
+static void
+tp_rx_ahead_idle(const struct tp_rx_ahead *ra)
+{
+	if (!tp_service_others_running(ra->service_id, rte_lcore_id()))
+		rte_delay_us_sleep(TP_RX_AHEAD_IDLE_US);
+}
+
+/* The service: one burst from the port onto the ring per call. 8< */
+static int32_t
+tp_rx_ahead_run(void *arg)
+{
+	struct tp_rx_ahead *ra = arg;
+	const uint16_t burst = ra->ctx->cfg->burst;
+	struct rte_mbuf *pkts[TP_MAX_BURST];
+	uint16_t n;
+
+#ifdef TP_STAGE_CYCLES
+	/* Its reads count as the service lcore's. */
+	if (unlikely(RTE_PER_LCORE(tp_stage_self) == NULL))
+		RTE_PER_LCORE(tp_stage_self) =
+			&ra->ctx->lc[rte_lcore_id()].stages;
+#endif
+	if (!__atomic_load_n(&ra->go, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&ra->eof, __ATOMIC_RELAXED)) {
+		tp_rx_ahead_idle(ra);
+		return -EAGAIN;
+	}
+	if (rte_ring_free_count(ra->ring) < burst)
+		return -EAGAIN;		/* RX is behind: it will catch up */
+	TP_STAGE_BEGIN(RX_READ);
+	n = rte_eth_rx_burst(ra->q->port, ra->q->queue, pkts, burst);
+	TP_STAGE_END(n);
+	if (n > 0) {
+		/* Room for a burst was there; only we enqueue. */
+		rte_ring_sp_enqueue_bulk(ra->ring, (void **)pkts, n, NULL);
+		return 0;
+	}
+	if (!tp_rx_ahead_input_over(ra->ctx, ra->q, burst))
+		return -EAGAIN;
+	__atomic_store_n(&ra->eof, 1, __ATOMIC_RELEASE);
+	/* Nothing more to read: stop holding a CPU that another service of
+	 * ours (the record writer) would otherwise spin beside.
+	 */
+	if (tp_service_others_running(ra->service_id, rte_lcore_id()))
+		rte_service_runstate_set(ra->service_id, 0);
+	return 0;
+}
+/* >8 End of the read-ahead service. */
+
+/* Stop the service and wait (bounded) until no lcore is inside it. */
+static void
+tp_rx_ahead_halt(struct tp_rx_ahead *ra)
+{
+	uint64_t end = rte_get_timer_cycles() +
+		rte_get_timer_hz() / 1000 * TP_RX_AHEAD_STOP_MS;
+
+	rte_service_runstate_set(ra->service_id, 0);
+	while (rte_service_may_be_active(ra->service_id) == 1 &&
+	       rte_get_timer_cycles() < end)
+		rte_pause();
+}
+
+int
+tp_rx_ahead_register(struct tp_ctx *ctx, struct tp_rxq *q)
+{
+	struct rte_service_spec spec;
+	struct tp_rx_ahead *ra;
+	char name[RTE_RING_NAMESIZE];
+	int ret;
+
+	ra = rte_zmalloc("tp_rx_ahead", sizeof(*ra), RTE_CACHE_LINE_SIZE);
+	snprintf(name, sizeof(name), "tp_ahead_%u_%u", q->port, q->queue);
+	if (ra != NULL)
+		ra->ring = rte_ring_create(name, TP_RX_AHEAD_RING,
+					   (int)rte_socket_id(),
+					   RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (ra == NULL || ra->ring == NULL) {
+		TP_LOG(ERR, "cannot allocate the read-ahead of port %u: %s",
+		       q->port, rte_strerror(rte_errno));
+		rte_free(ra);
+		return -ENOMEM;
+	}
+	ra->ctx = ctx;
+	ra->q = q;
+	memset(&spec, 0, sizeof(spec));
+	snprintf(spec.name, sizeof(spec.name), "tp_rx_ahead_%u", q->port);
+	spec.callback = tp_rx_ahead_run;
+	spec.callback_userdata = ra;
+	spec.socket_id = (int)rte_socket_id();
+	ret = rte_service_component_register(&spec, &ra->service_id);
+	if (ret < 0) {
+		TP_LOG(ERR, "cannot register the read-ahead service: %s",
+		       strerror(-ret));
+		rte_ring_free(ra->ring);
+		rte_free(ra);
+		return ret;
+	}
+	ra->registered = true;
+	q->ahead = ra;
+	return 0;
+}
+
+uint32_t
+tp_rx_ahead_service_id(const struct tp_rxq *q)
+{
+	return q->ahead->service_id;
+}
+
+int
+tp_rx_ahead_start(struct tp_rxq *q)
+{
+	int ret;
+
+	ret = rte_service_component_runstate_set(q->ahead->service_id, 1);
+	if (ret == 0)
+		ret = rte_service_runstate_set(q->ahead->service_id, 1);
+	if (ret < 0)
+		TP_LOG(ERR, "cannot start the read-ahead service: %s",
+		       strerror(-ret));
+	return ret;
+}
+
+uint16_t
+tp_rx_ahead_fetch(struct tp_rxq *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct tp_rx_ahead *ra = q->ahead;
+
+	if (unlikely(!ra->go))
+		__atomic_store_n(&ra->go, 1, __ATOMIC_RELEASE);
+	return (uint16_t)rte_ring_sc_dequeue_burst(ra->ring, (void **)pkts,
+						   n, NULL);
+}
+
+bool
+tp_rx_ahead_over(const struct tp_rxq *q)
+{
+	const struct tp_rx_ahead *ra = q->ahead;
+
+	return __atomic_load_n(&ra->eof, __ATOMIC_ACQUIRE) &&
+		rte_ring_empty(ra->ring);
+}
+
+uint16_t
+tp_rx_ahead_stop(struct tp_rxq *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct tp_rx_ahead *ra = q->ahead;
+
+	if (ra == NULL)
+		return 0;
+	if (rte_service_runstate_get(ra->service_id) == 1)
+		tp_rx_ahead_halt(ra);
+	return (uint16_t)rte_ring_sc_dequeue_burst(ra->ring, (void **)pkts,
+						   n, NULL);
+}
+
+void
+tp_rx_ahead_free(struct tp_rxq *q)
+{
+	struct tp_rx_ahead *ra = q->ahead;
+	struct rte_mbuf *m;
+
+	if (ra == NULL)
+		return;
+	if (ra->registered) {
+		tp_rx_ahead_halt(ra);
+		rte_service_component_runstate_set(ra->service_id, 0);
+		rte_service_component_unregister(ra->service_id);
+	}
+	while (rte_ring_sc_dequeue(ra->ring, (void **)&m) == 0)
+		rte_pktmbuf_free(m);
+	rte_ring_free(ra->ring);
+	rte_free(ra);
+	q->ahead = NULL;
+}
