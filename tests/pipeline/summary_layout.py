@@ -54,15 +54,35 @@ def json_keys(v, prefix, out):
     return out
 
 
+def services_of(lay, kind):
+    return [s["service"] for s in lay["services"] if s["is"] == kind]
+
+
+def capture_inline(lay, clock):
+    return lay.get("packet_path") == "inline" and clock == "capture"
+
+
+def on_one_service_lcore(lay, sids, what):
+    """Each service of sids mapped to exactly one service lcore."""
+    bad = []
+    for s in sids:
+        on = [lc["lcore"] for lc in lay["lcores"] if s in lc["services"]
+              and "service" in lc["roles"]]
+        if len(on) != 1:
+            bad.append("the %s (service %d) runs on service lcores %s, "
+                       "not one" % (what, s, on))
+    return bad
+
+
 def writer(lay, clock, counters):
     """The record writer: on one service lcore; one, when records were
     written under the capture clock on the inline path (the clock's lcore
     runs the other services), none on the events path with a single
     service lcore (the adapter's service keeps it)."""
     bad = []
-    ws = [s["service"] for s in lay["services"] if s["is"] == "record_writer"]
+    ws = services_of(lay, "record_writer")
     wrote = counters.get("records_written", 0) > 0
-    inline = lay.get("packet_path") == "inline" and clock == "capture"
+    inline = capture_inline(lay, clock)
     nsvc = sum(1 for lc in lay["lcores"] if "service" in lc["roles"])
     if wrote and inline and len(ws) != 1:
         bad.append("flow records were written under the capture clock on "
@@ -71,13 +91,7 @@ def writer(lay, clock, counters):
     if not inline and nsvc == 1 and ws:
         bad.append("a record writer shares the only service lcore with "
                    "the adapter's service")
-    for w in ws:
-        on = [lc["lcore"] for lc in lay["lcores"] if w in lc["services"]
-              and "service" in lc["roles"]]
-        if len(on) != 1:
-            bad.append("the record writer (service %d) runs on service "
-                       "lcores %s, not one" % (w, on))
-    return bad
+    return bad + on_one_service_lcore(lay, ws, "record writer")
 
 
 def rx_ahead(lay, clock):
@@ -85,21 +99,15 @@ def rx_ahead(lay, clock):
     capture clock on the inline path with one RX queue; none elsewhere
     (the wall clock reads ports on the RX lcores only)."""
     bad = []
-    ra = [s["service"] for s in lay["services"] if s["is"] == "rx_ahead"]
-    inline = lay.get("packet_path") == "inline" and clock == "capture"
+    ra = services_of(lay, "rx_ahead")
+    inline = capture_inline(lay, clock)
     nq = sum(len(lc["rx_queues"]) for lc in lay["lcores"])
     want = 1 if inline and nq == 1 else 0
     if len(ra) != want:
         bad.append("%d rx_ahead services, want %d (clock %s, %s path, %d "
                    "RX queues)" % (len(ra), want, clock,
                                    lay.get("packet_path"), nq))
-    for s in ra:
-        on = [lc["lcore"] for lc in lay["lcores"] if s in lc["services"]
-              and "service" in lc["roles"]]
-        if len(on) != 1:
-            bad.append("the read-ahead (service %d) runs on service "
-                       "lcores %s, not one" % (s, on))
-    return bad
+    return bad + on_one_service_lcore(lay, ra, "read-ahead")
 
 
 def coherent(lay):

@@ -51,7 +51,6 @@ struct tp_rx_ahead {
 	struct tp_ctx *ctx;
 	struct tp_rxq *q;
 	uint32_t service_id;
-	bool registered;
 	uint32_t go;			/**< RX has started (atomic). */
 	uint32_t eof;			/**< Port delivered all (atomic). */
 };
@@ -172,7 +171,6 @@ tp_rx_ahead_register(struct tp_ctx *ctx, struct tp_rxq *q)
 		rte_free(ra);
 		return ret;
 	}
-	ra->registered = true;
 	q->ahead = ra;
 	return 0;
 }
@@ -238,11 +236,9 @@ tp_rx_ahead_free(struct tp_rxq *q)
 
 	if (ra == NULL)
 		return;
-	if (ra->registered) {
-		tp_rx_ahead_halt(ra);
-		rte_service_component_runstate_set(ra->service_id, 0);
-		rte_service_component_unregister(ra->service_id);
-	}
+	tp_rx_ahead_halt(ra);
+	rte_service_component_runstate_set(ra->service_id, 0);
+	rte_service_component_unregister(ra->service_id);
 	while (rte_ring_sc_dequeue(ra->ring, (void **)&m) == 0)
 		rte_pktmbuf_free(m);
 	rte_ring_free(ra->ring);
