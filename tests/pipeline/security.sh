@@ -8,7 +8,8 @@
 #   file, the link's target untouched), never over an input (a capture
 #   being read, the --config file), and no more is the IPFIX file;
 # - the flow log and tx_pcap created under umask 000 are not writable by
-#   group or others, and an existing flow log loses that permission;
+#   group or others, and an existing flow log loses that permission and
+#   is emptied first (no tail of a longer old file is left);
 # - the telemetry socket, under a runtime directory of mode 0700, is not
 #   writable by group or others even under umask 000;
 # - every /timer_pipeline/ and /timer_adapter/ telemetry command is
@@ -184,7 +185,8 @@ else
 fi
 
 # An existing, world-writable flow log is rewritten and loses that bit.
-echo "old" >"$WORK/ww_flows.json"
+# Far longer than the new log: a tail left untruncated would show.
+yes old | head -n 100000 >"$WORK/ww_flows.json"
 chmod 666 "$WORK/ww_flows.json"
 log=$WORK/world_writable.log
 tp_pcap_run "$log" "$IN" "$WORK/ww_out.pcap" --flow-log "$WORK/ww_flows.json"
