@@ -233,7 +233,7 @@ tp_main_ahead_setup(struct tp_ctx *ctx)
 	struct tp_rxq *q = tp_main_only_rxq(ctx);
 	int ret;
 
-	if (!ctx->clk.on || !ctx->inline_path || q == NULL)
+	if (q == NULL || !tp_rx_ahead_wanted(ctx, 1))
 		return 0;
 	ret = tp_rx_ahead_register(ctx, q);
 	if (ret == 0)

@@ -24,6 +24,7 @@
 
 #include "tp_ctx.h"
 #include "records/tp_trace.h"
+#include "datapath/tp_classify.h"
 #include "datapath/tp_pkt.h"
 #include "datapath/tp_rx.h"
 #include "datapath/tp_rx_ahead.h"
@@ -195,38 +196,13 @@ tp_rx_event(struct rte_event *ev, struct rte_mbuf *m, uint32_t flow_id,
 
 /* Per-burst work arrays. */
 struct tp_rx_burst {
-	struct tp_parsed parsed[TP_MAX_BURST];
-	enum tp_pkt_class cls[TP_MAX_BURST];
+	struct tp_classified own[TP_MAX_BURST];	/* classified here */
+	const struct tp_classified *c[TP_MAX_BURST];
 	uint32_t sig[TP_MAX_BURST];
 	const void *keys[TP_MAX_BURST];
 	int32_t pos[TP_MAX_BURST];
-	uint16_t idx[TP_MAX_BURST];	/* burst index of the i-th flow pkt */
 	struct rte_event ev[TP_MAX_BURST];
 };
-
-/*
- * Parse one packet; one of a non-Ethernet capture gets an Ethernet header
- * first (from the port it came in on to the port it goes out of).
- */
-static __rte_always_inline enum tp_pkt_class
-tp_rx_parse(const struct tp_ctx *ctx, struct rte_mbuf *m, uint32_t *wire,
-	    struct tp_parsed *out)
-{
-	const int lt = ctx->eth.port_linktype[m->port];
-	enum tp_pkt_class c;
-
-	if (unlikely(lt != TP_DLT_EN10MB)) {
-		const uint32_t held = m->pkt_len;
-
-		c = tp_parse_to_ether(m, lt, &ctx->eth.port_mac[m->port],
-				      &ctx->eth.port_mac[ctx->eth.dst_port[m->port]]);
-		if (c != TP_PKT_FLOW)
-			return c;
-		/* The wire length of the Ethernet frame it now is. */
-		*wire = *wire - held + m->pkt_len;
-	}
-	return tp_parse(m, *wire, out);
-}
 
 /*
  * Take the wire-length trailer off the end of a packet of a capture copy
@@ -300,36 +276,44 @@ tp_rx_wire_cb(uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
 	return nb;
 }
 
-/* Classify, hash and bulk-lookup a burst. */
+/*
+ * Classify (unless the read-ahead did: pre, one per packet), count and
+ * bulk-lookup a burst.
+ */
 static uint16_t
 tp_rx_classify(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
-	       struct rte_mbuf **pkts, uint16_t n)
+	       struct rte_mbuf **pkts, uint16_t n,
+	       const struct tp_classified *pre)
 {
+	const struct tp_classified *c;
 	uint16_t i, nf = 0;
 
 	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		uint32_t *wire = tp_wire_len(&ctx->eth, m);
-
-		if (i + 1 < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		if (!ctx->eth.port_wire_cb[m->port])
-			*wire = m->pkt_len;
-		else if (unlikely(*wire != m->pkt_len)) {
-			lc->stats.rx_truncated++;
-			lc->stats.rx_oversize += *wire > TP_CAPTURE_MAX_CAPLEN;
+		if (pre != NULL && pre[i].cls != TP_PKT_UNCLASSIFIED) {
+			c = &pre[i];
+			RTE_ASSERT(c->m == pkts[i]);
+		} else {
+			if (i + 1 < n)
+				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1],
+							       void *));
+			tp_classify(&ctx->eth, ctx->ft.h, pkts[i], &b->own[i]);
+			c = &b->own[i];
 		}
-		lc->stats.rx_bytes += *wire;
-		b->cls[i] = tp_rx_parse(ctx, m, wire, &b->parsed[i]);
-		if (b->cls[i] != TP_PKT_FLOW)
+		b->c[i] = c;
+		if (unlikely(c->wire != c->len)) {
+			/* Only a port's RX callback sets it apart. */
+			lc->stats.rx_truncated++;
+			lc->stats.rx_oversize += c->wire > TP_CAPTURE_MAX_CAPLEN;
+		}
+		lc->stats.rx_bytes += c->wire;
+		if (c->cls != TP_PKT_FLOW)
 			continue;
-		if (b->parsed[i].ipver == 4)
+		if (c->parsed.ipver == 4)
 			lc->stats.rx_ipv4++;
 		else
 			lc->stats.rx_ipv6++;
-		b->sig[nf] = rte_hash_hash(ctx->ft.h, &b->parsed[i].key);
-		b->keys[nf] = &b->parsed[i].key;
-		b->idx[nf] = i;
+		b->sig[nf] = c->sig;
+		b->keys[nf] = &c->parsed.key;
 		nf++;
 	}
 	if (nf > 0)
@@ -446,6 +430,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 {
 	const struct tp_config *cfg = ctx->cfg;
 	struct rte_mbuf *pkts[TP_MAX_BURST];
+	const struct tp_classified *pre = NULL;
 	struct tp_rx_burst b;
 	struct tp_rxq *q;
 	uint16_t n, nf, i, j, k = 0;
@@ -462,13 +447,17 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 		return 0;
 	}
 	lc->stats.rx_pkts += n;
-	nf = TP_STAGE_RET(PARSE, n, tp_rx_classify(ctx, lc, &b, pkts, n));
+	/* Read ahead: the n packets are the stash's last handed out. */
+	if (q->ahead != NULL)
+		pre = tp_rx_ahead_classified(q) + (q->stash_head - n);
+	nf = TP_STAGE_RET(PARSE, n, tp_rx_classify(ctx, lc, &b, pkts, n, pre));
 	for (i = 0, j = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
+		const uint8_t cls = b.c[i]->cls;
 
 		now = tp_rx_pkt_time(&ctx->clk, &ctx->replay, m, now, &pnow);
-		if (b.cls[i] == TP_PKT_FLOW) {
-			if (!tp_rx_flow(ctx, lc, m, &b.parsed[i], b.sig[j],
+		if (cls == TP_PKT_FLOW) {
+			if (!tp_rx_flow(ctx, lc, m, &b.c[i]->parsed, b.sig[j],
 					b.pos[j], now)) {
 				j++;
 				continue;
@@ -477,21 +466,20 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 			j++;
 			continue;
 		}
-		if (unlikely(b.cls[i] == TP_PKT_NOT_ETHER)) {
+		if (unlikely(cls == TP_PKT_NOT_ETHER)) {
 			/* Not Ethernet, and no header to make it so. */
 			lc->stats.rx_non_ip++;
 			lc->stats.drops[TP_DROP_NOT_ETHER]++;
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		if (b.cls[i] == TP_PKT_MALFORMED ||
-		    b.cls[i] == TP_PKT_BAD_CHAIN) {
+		if (cls == TP_PKT_MALFORMED || cls == TP_PKT_BAD_CHAIN) {
 			lc->stats.rx_malformed++;
 			/* A chain that does not add up is never forwarded:
 			 * the TX driver would walk past its end.
 			 */
 			if (cfg->malformed == TP_MALFORMED_DROP ||
-			    b.cls[i] == TP_PKT_BAD_CHAIN) {
+			    cls == TP_PKT_BAD_CHAIN) {
 				lc->stats.drops[TP_DROP_MALFORMED]++;
 				rte_pktmbuf_free(m);
 				continue;

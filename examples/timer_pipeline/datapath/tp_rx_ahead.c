@@ -8,13 +8,15 @@
  * read and the copy into mbufs, 108 ns a packet on the long capture of
  * docs/bench.rst), while the service lcore, with only the record writer
  * on it, idles most of the run. A DPDK service there reads the queue's
- * port and puts each burst on a ring; the RX lcore takes bursts from the
- * ring where it would have polled the port (tp_clock_fetch()). Used for
- * one RX queue on the inline path, where the record writer has a CPU of
- * its own (main.c).
+ * port, classifies each packet (tp_classify.h: parse, flow key, hash
+ * signature) and puts the packets with their classifications on a ring;
+ * the RX lcore takes them from the ring where it would have polled the
+ * port (tp_clock_fetch()) and only looks their keys up. Used for one RX
+ * queue on the inline path, where the record writer has a CPU of its own
+ * (main.c).
  *
  * Locking: the ring has one producer, the service, and one consumer, the
- * RX lcore. go is set by the RX lcore at its first fetch (the ports start
+ * RX lcore, which alone uses cl[]. go is set by the RX lcore at its first fetch (the ports start
  * after the services), eof by the service once the port has delivered
  * everything, after its last enqueue (release; read with acquire). The
  * service's runstate is set by itself (at eof) and by the RX lcore
@@ -32,11 +34,13 @@
 #include <rte_malloc.h>
 #include <rte_mempool.h>
 #include <rte_pause.h>
+#include <rte_prefetch.h>
 #include <rte_ring.h>
 #include <rte_service.h>
 #include <rte_service_component.h>
 
 #include "tp_ctx.h"
+#include "datapath/tp_classify.h"
 #include "datapath/tp_rx_ahead.h"
 #include "setup/tp_service.h"
 
@@ -53,7 +57,15 @@ struct tp_rx_ahead {
 	uint32_t service_id;
 	uint32_t go;			/**< RX has started (atomic). */
 	uint32_t eof;			/**< Port delivered all (atomic). */
+	/** RX lcore: the last bursts taken, in q->stash's order. */
+	struct tp_classified cl[TP_MAX_BURST];
 };
+
+bool
+tp_rx_ahead_wanted(const struct tp_ctx *ctx, unsigned int nb_rxq)
+{
+	return ctx->clk.on && ctx->inline_path && nb_rxq == 1;
+}
 
 bool
 tp_rx_ahead_input_over(const struct tp_ctx *ctx, const struct tp_rxq *q,
@@ -88,7 +100,9 @@ tp_rx_ahead_run(void *arg)
 	 */
 	const uint16_t burst = TP_MAX_BURST;
 	struct rte_mbuf *pkts[TP_MAX_BURST];
-	uint16_t n;
+	struct tp_classified cl[TP_MAX_BURST];
+	struct tp_ctx *ctx = ra->ctx;
+	uint16_t n, i;
 
 #ifdef TP_STAGE_CYCLES
 	/* Its reads count as the service lcore's. */
@@ -107,8 +121,26 @@ tp_rx_ahead_run(void *arg)
 	n = rte_eth_rx_burst(ra->q->port, ra->q->queue, pkts, burst);
 	TP_STAGE_END(n);
 	if (n > 0) {
+		if (rte_ring_count(ra->ring) < TP_RX_AHEAD_RING / 2) {
+			/* RX is ahead: it classifies them itself. */
+			for (i = 0; i < n; i++) {
+				cl[i].m = pkts[i];
+				cl[i].cls = TP_PKT_UNCLASSIFIED;
+			}
+		} else {
+			TP_STAGE_BEGIN(PARSE);
+			for (i = 0; i < n; i++) {
+				if (i + 1 < n)
+					rte_prefetch0(rte_pktmbuf_mtod(
+						pkts[i + 1], void *));
+				tp_classify(&ctx->eth, ctx->ft.h, pkts[i],
+					    &cl[i]);
+			}
+			TP_STAGE_END(n);
+		}
 		/* Room for a burst was there; only we enqueue. */
-		rte_ring_sp_enqueue_bulk(ra->ring, (void **)pkts, n, NULL);
+		rte_ring_sp_enqueue_bulk_elem(ra->ring, cl, sizeof(cl[0]), n,
+					      NULL);
 		return 0;
 	}
 	if (!tp_rx_ahead_input_over(ra->ctx, ra->q, burst))
@@ -147,9 +179,10 @@ tp_rx_ahead_register(struct tp_ctx *ctx, struct tp_rxq *q)
 	ra = rte_zmalloc("tp_rx_ahead", sizeof(*ra), RTE_CACHE_LINE_SIZE);
 	snprintf(name, sizeof(name), "tp_ahead_%u_%u", q->port, q->queue);
 	if (ra != NULL)
-		ra->ring = rte_ring_create(name, TP_RX_AHEAD_RING,
-					   (int)rte_socket_id(),
-					   RING_F_SP_ENQ | RING_F_SC_DEQ);
+		ra->ring = rte_ring_create_elem(name,
+					sizeof(struct tp_classified),
+					TP_RX_AHEAD_RING, (int)rte_socket_id(),
+					RING_F_SP_ENQ | RING_F_SC_DEQ);
 	if (ra == NULL || ra->ring == NULL) {
 		TP_LOG(ERR, "cannot allocate the read-ahead of port %u: %s",
 		       q->port, rte_strerror(rte_errno));
@@ -195,6 +228,19 @@ tp_rx_ahead_start(struct tp_rxq *q)
 	return ret;
 }
 
+/* Up to n packets from the ring into pkts, their classifications to cl. */
+static uint16_t
+tp_rx_ahead_take(struct tp_rx_ahead *ra, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t i;
+
+	n = (uint16_t)rte_ring_sc_dequeue_burst_elem(ra->ring, ra->cl,
+			sizeof(ra->cl[0]), RTE_MIN(n, TP_MAX_BURST), NULL);
+	for (i = 0; i < n; i++)
+		pkts[i] = ra->cl[i].m;
+	return n;
+}
+
 uint16_t
 tp_rx_ahead_fetch(struct tp_rxq *q, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -202,8 +248,13 @@ tp_rx_ahead_fetch(struct tp_rxq *q, struct rte_mbuf **pkts, uint16_t n)
 
 	if (unlikely(!ra->go))
 		__atomic_store_n(&ra->go, 1, __ATOMIC_RELEASE);
-	return (uint16_t)rte_ring_sc_dequeue_burst(ra->ring, (void **)pkts,
-						   n, NULL);
+	return tp_rx_ahead_take(ra, pkts, n);
+}
+
+const struct tp_classified *
+tp_rx_ahead_classified(const struct tp_rxq *q)
+{
+	return q->ahead->cl;
 }
 
 bool
@@ -224,23 +275,22 @@ tp_rx_ahead_stop(struct tp_rxq *q, struct rte_mbuf **pkts, uint16_t n)
 		return 0;
 	if (rte_service_runstate_get(ra->service_id) == 1)
 		tp_rx_ahead_halt(ra);
-	return (uint16_t)rte_ring_sc_dequeue_burst(ra->ring, (void **)pkts,
-						   n, NULL);
+	return tp_rx_ahead_take(ra, pkts, n);
 }
 
 void
 tp_rx_ahead_free(struct tp_rxq *q)
 {
 	struct tp_rx_ahead *ra = q->ahead;
-	struct rte_mbuf *m;
+	struct tp_classified c;
 
 	if (ra == NULL)
 		return;
 	tp_rx_ahead_halt(ra);
 	rte_service_component_runstate_set(ra->service_id, 0);
 	rte_service_component_unregister(ra->service_id);
-	while (rte_ring_sc_dequeue(ra->ring, (void **)&m) == 0)
-		rte_pktmbuf_free(m);
+	while (rte_ring_sc_dequeue_elem(ra->ring, &c, sizeof(c)) == 0)
+		rte_pktmbuf_free(c.m);
 	rte_ring_free(ra->ring);
 	rte_free(ra);
 	q->ahead = NULL;

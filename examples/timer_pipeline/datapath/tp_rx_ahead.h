@@ -7,8 +7,8 @@
 
 /*
  * Read-ahead of a capture (tp_rx_ahead.c): under --clock capture, a
- * service on the service lcore reads the one RX queue's port and hands
- * the bursts to the RX lcore over a ring.
+ * service on the service lcore reads the one RX queue's port, classifies
+ * the packets and hands them to the RX lcore over a ring.
  */
 
 #include <stdbool.h>
@@ -16,11 +16,19 @@
 
 #include <rte_mbuf.h>
 
+struct tp_classified;
 struct tp_ctx;
 struct tp_rxq;
 
 /** Packets the read-ahead ring holds (the mbuf pool counts them). */
 #define TP_RX_AHEAD_RING 1024u
+
+/**
+ * Whether a run reads its capture ahead: under --clock capture, on the
+ * inline path (the record writer has a CPU of its own), with nb_rxq RX
+ * queues in all, one.
+ */
+bool tp_rx_ahead_wanted(const struct tp_ctx *ctx, unsigned int nb_rxq);
 
 /**
  * Whether the input behind q is over: its port has delivered every
@@ -48,10 +56,17 @@ uint32_t tp_rx_ahead_service_id(const struct tp_rxq *q);
 int tp_rx_ahead_start(struct tp_rxq *q);
 
 /**
- * RX lcore: up to n packets read ahead from q's port, oldest first.
+ * RX lcore: up to n packets read ahead from q's port, oldest first, into
+ * pkts (q->stash: the classifications follow it, see below).
  */
 uint16_t tp_rx_ahead_fetch(struct tp_rxq *q, struct rte_mbuf **pkts,
 			   uint16_t n);
+
+/**
+ * RX lcore: the classifications of the packets of the last fetch, in
+ * their order (element i is pkts[i]'s), valid until the next fetch.
+ */
+const struct tp_classified *tp_rx_ahead_classified(const struct tp_rxq *q);
 
 /** RX lcore: the port has delivered everything, and q took it all. */
 bool tp_rx_ahead_over(const struct tp_rxq *q);
