@@ -99,21 +99,31 @@ tp_flow_kill(struct tp_flow *f, uint32_t reason, uint32_t drop, bool *won)
 	return n;
 }
 
-/* After winning tp_flow_kill(): the key leaves the table. */
+/* After winning tp_flow_kill(): the key (signature sig) leaves the table. */
 static void
-tp_flow_unhash(struct tp_ctx *ctx, struct tp_flow *f, uint32_t reason)
+tp_flow_unhash(struct tp_ctx *ctx, struct tp_flow *f, uint32_t reason,
+	       uint32_t sig)
 {
+	int32_t ret = rte_hash_del_key_with_hash(ctx->ft.h, f->key, sig);
+
+	RTE_ASSERT(ret >= 0);	/* only the winner deletes, with its sig */
+	RTE_SET_USED(ret);
 	__atomic_fetch_sub(&ctx->ft.nb_live, 1, __ATOMIC_RELAXED);
-	rte_hash_del_key(ctx->ft.h, f->key);
 	TP_TRACE(ctx, f, TP_FLOW_STEP_END, 0, reason);
+}
+
+static inline uint32_t
+tp_flow_sig(const struct tp_ctx *ctx, const struct tp_flow *f)
+{
+	return rte_hash_hash(ctx->ft.h, f->key);
 }
 
 static void
 tp_flow_after_kill(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
-		   uint32_t n, bool won, uint32_t reason)
+		   uint32_t n, bool won, uint32_t reason, uint32_t sig)
 {
 	if (won)
-		tp_flow_unhash(ctx, f, reason);
+		tp_flow_unhash(ctx, f, reason, sig);
 	if ((n & TP_REF_COUNT_MASK) == 0)
 		tp_flow_finalise(ctx, lc, f, tp_ref_reason(n));
 }
@@ -149,7 +159,8 @@ tp_flow_timer_lost(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f)
 	bool won;
 
 	n = tp_flow_kill(f, TP_END_LACK, 1, &won);
-	tp_flow_after_kill(ctx, lc, f, n, won, TP_END_LACK);
+	tp_flow_after_kill(ctx, lc, f, n, won, TP_END_LACK,
+			   tp_flow_sig(ctx, f));
 }
 
 static uint8_t
@@ -257,7 +268,7 @@ tp_flow_arm_new(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	/* No timer: the flow ends at once, with this packet counted. */
 	__atomic_store_n(&f->ref, 1 | (TP_END_LACK << TP_REF_REASON_SHIFT),
 			 __ATOMIC_RELEASE);
-	tp_flow_unhash(ctx, f, TP_END_LACK);
+	tp_flow_unhash(ctx, f, TP_END_LACK, tp_flow_sig(ctx, f));
 }
 /* >8 End of RX: arm a new flow's first timer. */
 
@@ -475,10 +486,32 @@ tp_flow_put(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f)
 		tp_flow_finalise(ctx, lc, f, tp_ref_reason(n));
 }
 
+/* Worker: load the buckets by a bulk lookup, whose misses overlap (each
+ * key's delete missed on its own: 168 of 280-380 ns per ended flow).
+ */
+void
+tp_flow_expiries_prepare(struct tp_ctx *ctx, struct tp_flow *const *f,
+			 unsigned int n, uint32_t *sig)
+{
+	const void *keys[RTE_HASH_LOOKUP_BULK_MAX];
+	int32_t pos[RTE_HASH_LOOKUP_BULK_MAX];
+	unsigned int i, j, k;
+
+	for (i = 0; i < n; i += k) {
+		k = RTE_MIN(n - i, (unsigned int)RTE_HASH_LOOKUP_BULK_MAX);
+		for (j = 0; j < k; j++) {
+			keys[j] = f[i + j]->key;
+			sig[i + j] = rte_hash_hash(ctx->ft.h, keys[j]);
+		}
+		rte_hash_lookup_with_hash_bulk(ctx->ft.h, keys, &sig[i], k,
+					       pos);
+	}
+}
+
 /* Worker: the flow's expiry event. 8< */
 void
 tp_flow_expired(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
-		uint64_t now)
+		uint64_t now, uint32_t sig)
 {
 	uint64_t rem = 0;
 	uint32_t reason, n;
@@ -510,7 +543,7 @@ tp_flow_expired(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	n = tp_flow_kill(f, reason, 1, &won);
 	tp_flow_tim_unlock(f);
 	tp_flow_after_kill(ctx, lc, f, n, won && reason != TP_END_NONE,
-			   reason);
+			   reason, sig);
 }
 /* >8 End of the flow's expiry event. */
 
@@ -532,7 +565,7 @@ tp_flow_end(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	} while (!__atomic_compare_exchange_n(&f->ref, &r, n, false,
 					      __ATOMIC_ACQ_REL,
 					      __ATOMIC_RELAXED));
-	tp_flow_unhash(ctx, f, reason);
+	tp_flow_unhash(ctx, f, reason, tp_flow_sig(ctx, f));
 	tp_flow_tim_lock(f);
 	if (ctx->ta.ops->cancel_burst(ctx->ta.h, &t, 1) == 1) {
 		lc->stats.tim_cancelled++;

@@ -70,8 +70,16 @@ void tp_flow_shorten(struct tp_ctx *ctx, struct tp_lcore *lc,
 void tp_flow_tcp(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 		 uint8_t dir, uint8_t tcp_flags, uint64_t now);
 void tp_flow_put(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f);
+/**
+ * Worker, before handling n expiry events of flows f[]: their keys' hash
+ * signatures into sig[], for tp_flow_expired(), and their table buckets
+ * loaded.
+ */
+void tp_flow_expiries_prepare(struct tp_ctx *ctx, struct tp_flow *const *f,
+			      unsigned int n, uint32_t *sig);
+/** Worker: f's expiry event; sig: its key's (tp_flow_expiries_prepare()). */
 void tp_flow_expired(struct tp_ctx *ctx, struct tp_lcore *lc,
-		     struct tp_flow *f, uint64_t now);
+		     struct tp_flow *f, uint64_t now, uint32_t sig);
 bool tp_flow_end(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 		 enum tp_end_reason reason);
 uint32_t tp_flow_force_end(struct tp_ctx *ctx, struct tp_lcore *lc,

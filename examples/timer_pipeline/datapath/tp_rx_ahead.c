@@ -16,11 +16,12 @@
  * (main.c).
  *
  * Locking: the ring has one producer, the service, and one consumer, the
- * RX lcore, which alone uses cl[]. go is set by the RX lcore at its first fetch (the ports start
- * after the services), eof by the service once the port has delivered
- * everything, after its last enqueue (release; read with acquire). The
- * service's runstate is set by itself (at eof) and by the RX lcore
- * (tp_rx_ahead_stop(), which then waits until no lcore runs it).
+ * RX lcore, which alone uses cl[]. go is set by the RX lcore at its first
+ * fetch (the ports start after the services), eof by the service once
+ * the port has delivered everything, after its last enqueue (release;
+ * read with acquire). The service's runstate is set by itself (at eof)
+ * and by the RX lcore (tp_rx_ahead_stop(), which then waits until no
+ * lcore runs it).
  */
 
 #include <errno.h>

@@ -82,13 +82,17 @@ tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 		uint16_t n, const bool excl)
 {
 	const uint64_t now = tp_clock_now(&ctx->clk);
+	struct tp_flow *tf[TP_MAX_BURST];
+	uint32_t sig[TP_MAX_BURST];
 	struct tp_pkt_meta *meta;
+	unsigned int nt = 0, t = 0;
 	struct rte_mbuf *m;
 	struct tp_flow *f;
 	uint16_t i;
 
 	/* Expiries touch cold flows (entry, key, hash bucket): start
-	 * loading every entry and key of the burst before the first.
+	 * loading every entry and key of the burst before the first, then
+	 * the buckets.
 	 */
 	for (i = 0; i < n; i++) {
 		if (ev[i].queue_id != TP_QUEUE_TIMER)
@@ -97,17 +101,18 @@ tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 		rte_prefetch0(f);
 		rte_prefetch0(RTE_PTR_ADD(f, RTE_CACHE_LINE_SIZE));
 		rte_prefetch0(RTE_PTR_ADD(f, sizeof(*f) - 1));
+		tf[nt++] = f;
 	}
-	for (i = 0; i < n; i++)
-		if (ev[i].queue_id == TP_QUEUE_TIMER)
-			rte_prefetch0(tp_flow_from_timer(&ctx->ft,
-						ev[i].event_ptr)->key);
+	for (i = 0; i < nt; i++)
+		rte_prefetch0(tf[i]->key);
+	if (nt > 0)
+		TP_STAGE_RUN(FLOW_END, 0,
+			     tp_flow_expiries_prepare(ctx, tf, nt, sig));
 	for (i = 0; i < n; i++) {
 		if (ev[i].queue_id == TP_QUEUE_TIMER) {
 			TP_STAGE_RUN(FLOW_END, 1, tp_flow_expired(ctx, lc,
-					tp_flow_from_timer(&ctx->ft,
-							   ev[i].event_ptr),
-					now));
+					tf[t], now, sig[t]));
+			t++;
 			continue;
 		}
 		m = ev[i].mbuf;
