@@ -8,10 +8,11 @@
  * read and the copy into mbufs, 108 ns a packet on the long capture of
  * docs/bench.rst), while the service lcore, with only the record writer
  * on it, idles most of the run. A DPDK service there reads the queue's
- * port, classifies each packet (tp_classify.h: parse, flow key, hash
- * signature) and puts the packets with their classifications on a ring;
- * the RX lcore takes them from the ring where it would have polled the
- * port (tp_clock_fetch()) and only looks their keys up. Used for one RX
+ * port and puts the packets on a ring, which the RX lcore takes from where
+ * it would have polled the port (tp_clock_fetch()). While the ring is at
+ * least half full (RX is the one behind), the service also classifies the
+ * packets (tp_classify.h: parse, flow key, hash signature), which ride on
+ * the ring with them, and RX only looks their keys up. Used for one RX
  * queue on the inline path, where the record writer has a CPU of its own
  * (main.c).
  *
@@ -144,7 +145,7 @@ tp_rx_ahead_run(void *arg)
 					      NULL);
 		return 0;
 	}
-	if (!tp_rx_ahead_input_over(ra->ctx, ra->q, burst))
+	if (!tp_rx_ahead_input_over(ctx, ra->q, burst))
 		return -EAGAIN;
 	__atomic_store_n(&ra->eof, 1, __ATOMIC_RELEASE);
 	/* Nothing more to read: stop holding a CPU that another service of
