@@ -41,8 +41,10 @@
 	X(CLOCK, "clock", "RX, --clock capture: a step of the capture "	\
 	  "clock (tp_clock_step: its move and the adapter's and the "	\
 	  "scheduler's service iterations it runs there); calls: steps") \
-	X(PARSE, "parse", "RX, tp_rx_classify(): parse, hash and bulk "	\
-	  "lookup of a burst; calls: packets")				\
+	X(PARSE, "parse", "RX, tp_rx_classify(): parse and hash "	\
+	  "(tp_classify, on the service lcore for what the capture "	\
+	  "read-ahead classifies) and bulk lookup of a burst; calls: "	\
+	  "packets")							\
 	X(INSERT, "table_insert", "RX, tp_flow_get_or_create() of a "	\
 	  "packet whose key the lookup did not find (rte_hash_add, claim, "\
 	  "init; an eviction if the table is full); calls: such packets") \
@@ -57,7 +59,8 @@
 	  "excluded; calls: events dequeued")				\
 	X(FLOW_END, "flow_end", "worker: an expiry event "		\
 	  "(tp_flow_expired: age, end, unhash, build and queue the "	\
-	  "record), its re-arm excluded; calls: expiry events")		\
+	  "record; and a burst's bucket loads), its re-arm excluded; "	\
+	  "calls: expiry events")					\
 	X(ENCODE, "record_encode", "main lcore: a flow log line "	\
 	  "(tp_record_write); IPFIX thread: a record into the open "	\
 	  "message (tp_ipfix_export_one); calls: records")		\
