@@ -392,6 +392,12 @@ main(int argc, char **argv)
 	signal(SIGINT, tp_signal_handler);
 	signal(SIGTERM, tp_signal_handler);
 	/* >8 End of init EAL. */
+	/* The captures walked while EAL started. */
+	ret = tp_preflight_settle();
+	if (ret < 0) {
+		status = ret == -EINVAL ? TP_EXIT_USAGE : EXIT_FAILURE;
+		goto out_eal;
+	}
 
 	ctx = rte_zmalloc("tp_ctx", sizeof(*ctx), RTE_CACHE_LINE_SIZE);
 	if (ctx == NULL) {

@@ -11,7 +11,9 @@
  * The input's first byte holds the check's flags (bit 0 infinite_rx=1,
  * bit 1 --stop-when-done, bit 2 --replay-pace), the rest is the file. It
  * is written to one memfd, named /proc/self/fd/N, and checked twice (two
- * entries of the capture table). The filtered copies go to a private
+ * entries of the capture table): once on the spot, once late (its walk
+ * in a thread, where tp_capture_check() allows it, finished by
+ * tp_capture_settle(), as while EAL starts). The filtered copies go to a private
  * TMPDIR. After each run the table is emptied (tp_capture_release() and
  * the entry count, reached by including tp_capture.c) and the directory
  * must be empty again.
@@ -40,6 +42,8 @@
 
 #include "setup/tp_capture.c"
 #include "setup/tp_capture_feed.c"
+#include "setup/tp_capture_msg.c"
+#include "setup/tp_capture_walk.c"
 
 #include "fuzz_report.h"
 
@@ -277,12 +281,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(tp_fuzz_fd, 0) != 0 ||
 	    pwrite(tp_fuzz_fd, data, size, 0) != (ssize_t)size)
 		abort();
-	for (i = 0; i < 2; i++) {
+	/* The second check may walk the file in a thread (late). */
+	for (i = 0; i < 2; i++)
 		cap[i] = tp_capture_check("net_pcap0", tp_fuzz_path, infinite,
-					  stop, pace);
+					  stop, pace, i == 1);
+	if (tp_capture_settle() < 0)
+		cap[1] = NULL;
+	for (i = 0; i < 2; i++)
 		if (cap[i] != NULL)
 			tp_fuzz_check_cap(cap[i], infinite, data, size);
-	}
 	if ((cap[0] == NULL) != (cap[1] == NULL) ||
 	    (cap[0] != NULL && (cap[0]->records != cap[1]->records ||
 				cap[0]->oversize != cap[1]->oversize ||

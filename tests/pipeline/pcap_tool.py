@@ -8,6 +8,10 @@
   pcap_tool.py cut IN OUT K header|data    K whole records, then the next
                                            one cut in its record header or
                                            in its packet data
+  pcap_tool.py damage IN OUT K            K whole records, then a record
+                                           header whose captured length
+                                           (2^31 - 1) no reader accepts,
+                                           and the rest of the records
   pcap_tool.py snap IN OUT N [ABOVE]       every record cut to N bytes,
                                            wire lengths kept, snapshot
                                            length N (tcpdump -s N); with
@@ -191,6 +195,17 @@ def main(argv):
             RECORD.size + len(recs[keep][3]) // 2
         with open(argv[3], "r+b") as f:
             f.truncate(size)
+    elif cmd == "damage":
+        hdr, recs = load(argv[2])
+        keep = int(argv[4])
+        if keep >= len(recs):
+            sys.exit("damage: only %d records" % len(recs))
+        dump(argv[3], hdr, recs)
+        off = GLOBAL.size + sum(RECORD.size + len(r[3])
+                                for r in recs[:keep])
+        with open(argv[3], "r+b") as f:
+            f.seek(off + 8)
+            f.write(struct.pack("<I", 0x7FFFFFFF))
     elif cmd == "snap":
         hdr, recs = load(argv[2])
         n = int(argv[4])

@@ -7,19 +7,34 @@
  * libpcap opens each file and reads its header (format, link type,
  * snapshot length). One pass then reads every record header: for a pcap
  * file in the current format (2.4), the record headers alone, walked in
- * 1-MB reads (tp_cap_walk()); for pcapng, and for any pcap file whose
+ * 1-MB reads (tp_capture_walk.c); for pcapng, and for any pcap file whose
  * walk meets a record libpcap would treat specially (longer than the
  * snapshot length, cut by the file's end), pcap_next_ex() over every
  * record and its bytes, which has the last word. A file holding records
  * cut by its snapshot length or over 65535 bytes then gets the copy
- * net_pcap reads instead (tp_capture_feed.c). No lock: this runs once,
- * before EAL, on the main thread.
+ * net_pcap reads instead (tp_capture_feed.c).
+ *
+ * The walk of a long capture takes a while (0.17 s for the 1.3 GB of
+ * docs/bench.rst's long one), and so does EAL's start (0.15 s here, most
+ * of it a sleep that measures the TSC): a capture that the walk can read
+ * and whose first record is whole, so that none of the checks that must
+ * refuse it before EAL can fail (a file that cannot be opened, a link
+ * type, no complete packet), is walked in a thread of its own while EAL
+ * starts, and tp_capture_settle() finishes its check. Anything else the
+ * walk meets is then found after EAL has started: libpcap's pass over a
+ * record it cannot vouch for, a refusal of a file damaged further on, and
+ * the copy (net_pcap, probed on the file, is probed again on the copy:
+ * tp_preflight_settle()).
+ *
+ * Locking: none. The main thread checks and settles; a late walk's
+ * thread writes only its tp_cap_late and its entry's counts, which the
+ * main thread reads only after joining it.
  */
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
@@ -33,11 +48,9 @@
 
 #include "setup/tp_capture.h"
 #include "setup/tp_capture_feed.h"
+#include "setup/tp_capture_msg.h"
+#include "setup/tp_capture_walk.h"
 
-/* Replay-pace gaps worth a warning. */
-#define TP_CAP_GAP_WARN_NS (600 * UINT64_C(1000000000))
-/* net_pcap with infinite_rx=1 takes one mbuf per packet. */
-#define TP_CAP_INFINITE_MAX 2048u
 #define TP_CAP_MAX 64
 /* The scan's stdio buffer. */
 #define TP_CAP_READ_BUF (1u << 20)
@@ -45,43 +58,30 @@
 #define TP_PCAP_MAGIC_US 0xa1b2c3d4u
 #define TP_PCAP_MAGIC_NS 0xa1b23c4du
 #define TP_PCAPNG_SHB 0x0a0d0d0au
-#define TP_PCAP_HDR_LEN 24u
-#define TP_PCAP_REC_LEN 16u
-/* The header walk's reads. */
-#define TP_CAP_WALK_BUF (1u << 20)
 
 /* Every checked capture, for tp_capture_find() and the cleanup. */
 static struct tp_capture tp_caps[TP_CAP_MAX];
 static unsigned int tp_nb_caps;
 
-/** What one pass over a capture found. */
-struct tp_cap_scan {
-	bool pcapng;		/**< pcapng, else pcap. */
-	uint64_t size;		/**< File size. */
-	uint64_t end;		/**< pcap: end of the last whole record. */
-	uint64_t max_caplen;	/**< Largest captured length... */
-	uint64_t max_rec;	/**< ...and its record number (from 1). */
-	uint64_t max_gap_ns;	/**< Largest forward timestamp gap... */
-	uint64_t gap_rec;	/**< ...before this record. */
-	bool cut;		/**< The file ends inside a record. */
-	bool cut_in_header;	/**< In its record header. */
-	bool plain;		/**< pcap with 16-byte record headers... */
-	bool ns;		/**< ...and nanosecond timestamps. */
-	bool walked;		/**< Read by the header walk alone. */
-	char why[PCAP_ERRBUF_SIZE]; /**< libpcap's error, if it stopped. */
+/* At most this many header walks run beside EAL's start; more wait. */
+#define TP_CAP_LATE_MAX 8
+
+/* A capture whose header walk runs beside EAL's start. */
+struct tp_cap_late {
+	pthread_t thread;
+	pcap_t *p;			/* open until settled */
+	struct tp_capture *cap;		/* its entry, counted already */
+	struct tp_cap_scan sc;		/* the walk's... */
+	struct tp_cap_scan sc0;		/* ...and where it started */
+	struct tp_capture cap0;
+	int ret;			/* tp_capture_walk()'s */
+	int err_no;			/* its errno */
+	char vdev[64];
+	bool stop_when_done;
+	bool replay_pace;
 };
-
-static void __rte_format_printf(2, 3)
-tp_cap_msg(const char *level, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "dpdk-timer_pipeline: %s: ", level);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-}
+static struct tp_cap_late tp_lates[TP_CAP_LATE_MAX];
+static unsigned int tp_nb_lates;
 
 bool
 tp_capture_linktype_supported(int lt)
@@ -211,121 +211,6 @@ tp_cap_open(const char *path, struct tp_cap_scan *sc, char *err,
 	return p;
 }
 
-/* One record: lengths, gaps, oversize ones. */
-static void
-tp_cap_record(struct tp_cap_scan *sc, struct tp_capture *cap,
-	      const struct pcap_pkthdr *h, uint64_t *prev_ns)
-{
-	uint64_t ts_ns = (uint64_t)h->ts.tv_sec * 1000000000 +
-		(uint64_t)h->ts.tv_usec;	/* nanoseconds, as asked */
-
-	uint64_t fed = h->caplen;
-
-	cap->records++;
-	sc->end += TP_PCAP_REC_LEN + h->caplen;
-	if (h->caplen > TP_CAPTURE_MAX_CAPLEN) {
-		if (cap->oversize++ == 0) {
-			cap->first_oversize = cap->records;
-			cap->first_oversize_len = h->caplen;
-		}
-		fed = TP_CAPTURE_OVERSIZE_KEEP;
-	}
-	if (h->caplen < h->len && cap->cut_records++ == 0)
-		cap->first_cut = cap->records;
-	/* What net_pcap will read of it (without the trailer). */
-	if (fed > sc->max_caplen) {
-		sc->max_caplen = fed;
-		sc->max_rec = cap->records;
-	}
-	if (cap->records == 1)
-		cap->first_ns = ts_ns;
-	if (ts_ns > cap->last_ns)
-		cap->last_ns = ts_ns;
-	if (cap->records > 1 && ts_ns > *prev_ns &&
-	    ts_ns - *prev_ns > sc->max_gap_ns) {
-		sc->max_gap_ns = ts_ns - *prev_ns;
-		sc->gap_rec = cap->records;
-	}
-	*prev_ns = ts_ns;
-}
-
-/*
- * The record headers of a pcap 2.4 file (fd, byte-swapped or not), read
- * in TP_CAP_WALK_BUF pieces and walked in memory. libpcap's pass reads
- * each record's bytes as well, through two fread() calls: on a 1.3-GB
- * capture of 5.7M records it took 0.6 to 0.8 s, this walk 0.2 to 0.25 s
- * (the kernel's copy of the file is most of it). Walking a mapping of the
- * file instead took 0.4 to 0.5 s: each header's place depends on the
- * one before, and a cold line costs a load's whole latency.
- *
- * Returns 0 when every record is one libpcap reads as it is (caplen at
- * most the snapshot length) and the file ends after a whole record; 1
- * when it met anything else (cap and sc then hold partial counts: the
- * caller starts again with libpcap, which reads and names it); -1 with
- * errno if a read failed.
- */
-static int
-tp_cap_walk(int fd, bool swapped, struct tp_cap_scan *sc,
-	    struct tp_capture *cap)
-{
-	const suseconds_t ns_mult = sc->ns ? 1 : 1000;
-	uint64_t base = 0, off = TP_PCAP_HDR_LEN, prev = 0;
-	uint32_t rec[4];	/* ts_sec, ts_frac, caplen, len */
-	struct pcap_pkthdr h;
-	struct stat st;
-	size_t len = 0;
-	uint8_t *buf;
-	ssize_t got;
-	int ret = 1;
-
-	buf = malloc(TP_CAP_WALK_BUF);
-	if (buf == NULL)
-		return 1;
-	for (;;) {
-		if (off + TP_PCAP_REC_LEN > base + len) {
-			/* Refill from this header on. */
-			base = off;
-			got = pread(fd, buf, TP_CAP_WALK_BUF, (off_t)base);
-			if (got < 0) {
-				ret = -1;
-				break;
-			}
-			len = (size_t)got;
-			if (len == 0) {
-				/* The file's end: after a whole record? */
-				if (fstat(fd, &st) == 0 &&
-				    (uint64_t)st.st_size == off)
-					ret = 0;
-				break;
-			}
-			if (len < TP_PCAP_REC_LEN)
-				break;	/* cut in a header: libpcap says */
-		}
-		memcpy(rec, buf + (off - base), sizeof(rec));
-		if (swapped) {
-			rec[0] = __builtin_bswap32(rec[0]);
-			rec[1] = __builtin_bswap32(rec[1]);
-			rec[2] = __builtin_bswap32(rec[2]);
-			rec[3] = __builtin_bswap32(rec[3]);
-		}
-		if (rec[2] > cap->snaplen)
-			break;	/* libpcap cuts or refuses it: it says */
-		/* The times as libpcap gives them: its record header's
-		 * fields are signed, and its byte swap makes them unsigned.
-		 */
-		h.ts.tv_sec = swapped ? (time_t)rec[0] :
-			(time_t)(int32_t)rec[0];
-		h.ts.tv_usec = (swapped ? (suseconds_t)rec[1] :
-				(suseconds_t)(int32_t)rec[1]) * ns_mult;
-		h.caplen = rec[2];
-		h.len = rec[3];
-		tp_cap_record(sc, cap, &h, &prev);
-		off += TP_PCAP_REC_LEN + rec[2];
-	}
-	free(buf);
-	return ret;
-}
-
 /*
  * Read every record. A file that ends inside a record is cut short (a
  * warning); libpcap's other errors (a damaged file, pcapng interfaces of
@@ -341,7 +226,7 @@ tp_cap_read(pcap_t *p, struct tp_cap_scan *sc, struct tp_capture *cap,
 	int ret;
 
 	while ((ret = pcap_next_ex(p, &h, &data)) == 1)
-		tp_cap_record(sc, cap, h, &prev);
+		tp_capture_walk_record(sc, cap, h, &prev);
 	if (ret == PCAP_ERROR_BREAK)
 		return 0;
 	snprintf(sc->why, sizeof(sc->why), "%s", pcap_geterr(p));
@@ -364,24 +249,21 @@ tp_cap_read(pcap_t *p, struct tp_cap_scan *sc, struct tp_capture *cap,
 }
 
 /*
- * Scan a capture into cap: 0, or -1 with the problem in err. walk: try
- * the header walk first where it applies (false: libpcap's pass alone,
- * which the fuzz target holds the walk to).
+ * Open a capture and check its link type into cap: libpcap's handle, or
+ * NULL with the problem in err.
  */
-static int
-tp_cap_scan(const char *path, struct tp_cap_scan *sc, struct tp_capture *cap,
-	    char *err, size_t errlen, bool walk)
+static pcap_t *
+tp_cap_start(const char *path, struct tp_cap_scan *sc, struct tp_capture *cap,
+	     char *err, size_t errlen)
 {
 	pcap_t *p;
-	int ret;
 
 	memset(sc, 0, sizeof(*sc));
 	p = tp_cap_open(path, sc, err, errlen);
 	if (p == NULL)
-		return -1;
+		return NULL;
 	cap->linktype = pcap_datalink(p);
 	cap->snaplen = (uint32_t)RTE_MAX(pcap_snapshot(p), 0);
-	ret = 0;
 	if (!tp_capture_linktype_supported(cap->linktype)) {
 		snprintf(err, errlen, "has link type %d (%s, %s): the pipeline "
 			 "reads Ethernet, Linux cooked (LINUX_SLL, "
@@ -391,31 +273,69 @@ tp_cap_scan(const char *path, struct tp_cap_scan *sc, struct tp_capture *cap,
 			 tp_capture_linktype_name(cap->linktype),
 			 pcap_datalink_val_to_description_or_dlt(
 				 cap->linktype));
-		ret = -1;
+		pcap_close(p);
+		return NULL;
 	}
-	if (ret == 0 && walk && sc->plain && pcap_major_version(p) == 2 &&
-	    pcap_minor_version(p) == 4) {
-		/* What libpcap's pass starts from, if the walk hands over. */
-		struct tp_cap_scan sc0 = *sc;
-		struct tp_capture cap0 = *cap;
+	return p;
+}
 
-		ret = tp_cap_walk(fileno(pcap_file(p)), pcap_is_swapped(p) == 1,
-				  sc, cap);
-		if (ret < 0)
-			snprintf(err, errlen, "cannot be read: %s",
-				 strerror(errno));
-		sc->walked = ret == 0;
-		if (ret == 0)
-			goto out;
-		if (ret == 1) {
-			*sc = sc0;
-			*cap = cap0;
-			ret = 0;
-		}
+/* Whether the header walk reads it: pcap 2.4 with 16-byte headers. */
+static bool
+tp_cap_walkable(pcap_t *p, const struct tp_cap_scan *sc)
+{
+	return sc->plain && pcap_major_version(p) == 2 &&
+		pcap_minor_version(p) == 4;
+}
+
+/*
+ * After the walk (tp_capture_walk()'s ret, errno err_no): done, or libpcap's
+ * pass, started from what the walk started from (sc0, cap0).
+ */
+static int
+tp_cap_walked(pcap_t *p, int ret, int err_no, struct tp_cap_scan *sc,
+	      struct tp_capture *cap, const struct tp_cap_scan *sc0,
+	      const struct tp_capture *cap0, char *err, size_t errlen)
+{
+	if (ret < 0) {
+		snprintf(err, errlen, "cannot be read: %s", strerror(err_no));
+		return -1;
 	}
-	if (ret >= 0)
+	sc->walked = ret == 0;
+	if (ret == 0)
+		return 0;
+	*sc = *sc0;
+	*cap = *cap0;
+	return tp_cap_read(p, sc, cap, err, errlen);
+}
+
+/*
+ * Scan a capture into cap: 0, or -1 with the problem in err. walk: try
+ * the header walk first where it applies (false: libpcap's pass alone,
+ * which the fuzz target holds the walk to).
+ */
+static int
+tp_cap_scan(const char *path, struct tp_cap_scan *sc, struct tp_capture *cap,
+	    char *err, size_t errlen, bool walk)
+{
+	struct tp_cap_scan sc0;
+	struct tp_capture cap0;
+	pcap_t *p;
+	int ret;
+
+	p = tp_cap_start(path, sc, cap, err, errlen);
+	if (p == NULL)
+		return -1;
+	if (walk && tp_cap_walkable(p, sc)) {
+		/* What libpcap's pass starts from, if the walk hands over. */
+		sc0 = *sc;
+		cap0 = *cap;
+		ret = tp_capture_walk(fileno(pcap_file(p)),
+				      pcap_is_swapped(p) == 1, sc, cap);
+		ret = tp_cap_walked(p, ret, errno, sc, cap, &sc0, &cap0, err,
+				    errlen);
+	} else {
 		ret = tp_cap_read(p, sc, cap, err, errlen);
-out:
+	}
 	pcap_close(p);
 	return ret;
 }
@@ -446,114 +366,150 @@ tp_capture_find(const char *feed)
 	return NULL;
 }
 
-/* Warnings about a capture that will be read. */
-static void
-tp_cap_warnings(const char *vdev, const struct tp_capture *cap,
-		const struct tp_cap_scan *sc, bool replay_pace)
+/*
+ * The check's end, once the scan is done (ret, err): the copy, the
+ * refusals, the warnings. The entry counts from here on, if it did not.
+ */
+static const struct tp_capture *
+tp_cap_finish(const char *vdev, struct tp_capture *cap,
+	      const struct tp_cap_scan *sc, int ret, char *err, size_t errlen,
+	      bool infinite, bool stop_when_done, bool replay_pace)
 {
-	const char *path = cap->path;
+	static bool atexit_done;
 
-	if (sc->cut && !sc->pcapng)
-		tp_cap_msg("warning", "--vdev %s: rx_pcap '%s' is cut short at "
-			   "byte %" PRIu64 " of %" PRIu64 ", in the %s of "
-			   "packet %" PRIu64 ": the %" PRIu64 " packets before"
-			   " it are read, net_pcap counts the cut one as an "
-			   "RX error", vdev, path, sc->end, sc->size,
-			   sc->cut_in_header ? "header" : "data",
-			   cap->records + 1, cap->records);
-	else if (sc->cut)
-		tp_cap_msg("warning", "--vdev %s: rx_pcap '%s' is cut short "
-			   "after packet %" PRIu64 " (libpcap: %s): the %"
-			   PRIu64 " packets before it are read", vdev, path,
-			   cap->records, sc->why, cap->records);
-	if (cap->oversize > 0)
-		tp_cap_msg("warning", "--vdev %s: rx_pcap '%s': packet %"
-			   PRIu64 " holds %" PRIu64 " bytes, more than the %u "
-			   "net_pcap can carry: it and every other record over"
-			   " %u bytes (%" PRIu64 " in all) are read as their "
-			   "first %u bytes and counted at their wire length "
-			   "('oversize')", vdev, path, cap->first_oversize,
-			   cap->first_oversize_len, TP_CAPTURE_MAX_CAPLEN,
-			   TP_CAPTURE_MAX_CAPLEN, cap->oversize,
-			   TP_CAPTURE_OVERSIZE_KEEP);
-	if (cap->cut_records > 0)
-		tp_cap_msg("info", "--vdev %s: rx_pcap '%s' was captured with "
-			   "a snapshot length of %u bytes: %" PRIu64 " of its %"
-			   PRIu64 " packets are cut (the first is packet %"
-			   PRIu64 "); each is aged by the headers it holds and "
-			   "counted at its wire length ('truncated')", vdev,
-			   path, cap->snaplen, cap->cut_records, cap->records,
-			   cap->first_cut);
-	if (cap->records == 0)
-		tp_cap_msg("warning", "--vdev %s: rx_pcap '%s' holds no "
-			   "complete packet", vdev, path);
-	if (replay_pace && sc->max_gap_ns > TP_CAP_GAP_WARN_NS)
-		tp_cap_msg("warning", "--vdev %s: rx_pcap '%s': %" PRIu64 " s "
-			   "pass between packets %" PRIu64 " and %" PRIu64
-			   ", and --replay-pace will wait that long", vdev,
-			   path, sc->max_gap_ns / 1000000000, sc->gap_rec - 1,
-			   sc->gap_rec);
+	if (ret < 0 || ((cap->oversize > 0 || cap->cut_records > 0) &&
+			tp_capture_feed_write(cap, err, errlen) < 0)) {
+		tp_capture_msg("error", "--vdev %s: rx_pcap '%s' %s", vdev,
+			       cap->path, err);
+		return NULL;
+	}
+	cap->max_gap_ns = sc->max_gap_ns;
+	cap->feed_max_caplen = sc->max_caplen +
+		(cap->filtered ? TP_CAPTURE_TRAILER_LEN : 0);
+	if (cap == &tp_caps[tp_nb_caps])
+		tp_nb_caps++;
+	if (!atexit_done && cap->filtered)
+		atexit_done = atexit(tp_capture_release) == 0;
+	if (tp_capture_msg_refuse(vdev, cap, sc, infinite, stop_when_done) < 0)
+		return NULL;
+	tp_capture_msg_warnings(vdev, cap, sc, replay_pace);
+	return cap;
 }
 
-/* Refusals that depend on how the capture is read. */
-static int
-tp_cap_refuse(const char *vdev, const struct tp_capture *cap,
-	      const struct tp_cap_scan *sc, bool infinite,
-	      bool stop_when_done)
+/* Its walk, beside EAL's start. */
+static void *
+tp_cap_late_walk(void *arg)
 {
-	if (infinite && sc->max_caplen + (cap->filtered ?
-			TP_CAPTURE_TRAILER_LEN : 0) > TP_CAP_INFINITE_MAX) {
-		tp_cap_msg("error", "--vdev %s: rx_pcap '%s': packet %" PRIu64
-			   " holds %" PRIu64 " bytes; with infinite_rx=1 "
-			   "net_pcap takes packets of at most %u bytes", vdev,
-			   cap->path, sc->max_rec, sc->max_caplen +
-			   (cap->filtered ? TP_CAPTURE_TRAILER_LEN : 0),
-			   TP_CAP_INFINITE_MAX);
-		return -1;
-	}
-	if (cap->records == 0 && (infinite || stop_when_done)) {
-		tp_cap_msg("error", "--vdev %s: rx_pcap '%s' holds no complete "
-			   "packet: %s", vdev, cap->path, infinite ?
-			   "infinite_rx=1 needs at least one" :
-			   "--stop-when-done would wait for input forever");
-		return -1;
-	}
-	return 0;
+	struct tp_cap_late *l = arg;
+
+	l->ret = tp_capture_walk(fileno(pcap_file(l->p)),
+				 pcap_is_swapped(l->p) == 1, &l->sc, l->cap);
+	l->err_no = errno;
+	return NULL;
+}
+
+/*
+ * Whether the first record of a capture opened by p is whole and within
+ * the snapshot length: then every pass counts at least one packet.
+ */
+static bool
+tp_cap_first_whole(pcap_t *p, const struct tp_cap_scan *sc, uint32_t snaplen)
+{
+	uint32_t rec[4];
+
+	if (pread(fileno(pcap_file(p)), rec, sizeof(rec), TP_PCAP_HDR_LEN) !=
+	    (ssize_t)sizeof(rec))
+		return false;
+	if (pcap_is_swapped(p) == 1)
+		rec[2] = __builtin_bswap32(rec[2]);
+	return rec[2] <= snaplen &&
+		TP_PCAP_HDR_LEN + TP_PCAP_REC_LEN + (uint64_t)rec[2] <= sc->size;
+}
+
+/*
+ * Start the header walk of a capture in a thread of its own (late):
+ * true, or false when the check must be done here and now.
+ */
+static bool
+tp_cap_late_start(const char *vdev, struct tp_capture *cap, bool stop_when_done,
+		  bool replay_pace, char *err, size_t errlen, pcap_t **pp)
+{
+	struct tp_cap_late *l;
+
+	if (tp_nb_lates == TP_CAP_LATE_MAX)
+		return false;
+	l = &tp_lates[tp_nb_lates];
+	*pp = tp_cap_start(cap->path, &l->sc, cap, err, errlen);
+	if (*pp == NULL || !tp_cap_walkable(*pp, &l->sc) ||
+	    !tp_cap_first_whole(*pp, &l->sc, cap->snaplen))
+		return false;
+	l->p = *pp;
+	l->cap = cap;
+	l->sc0 = l->sc;
+	l->cap0 = *cap;
+	snprintf(l->vdev, sizeof(l->vdev), "%s", vdev);
+	l->stop_when_done = stop_when_done;
+	l->replay_pace = replay_pace;
+	if (pthread_create(&l->thread, NULL, tp_cap_late_walk, l) != 0)
+		return false;
+	tp_nb_lates++;
+	tp_nb_caps++;
+	return true;
 }
 
 const struct tp_capture *
 tp_capture_check(const char *vdev, const char *path, bool infinite,
-		 bool stop_when_done, bool replay_pace)
+		 bool stop_when_done, bool replay_pace, bool late)
 {
 	struct tp_capture *cap;
 	struct tp_cap_scan sc;
 	char err[PCAP_ERRBUF_SIZE + 512];
-	static bool atexit_done;
+	pcap_t *p = NULL;
+	int ret;
 
 	if (tp_nb_caps == TP_CAP_MAX) {
-		tp_cap_msg("error", "--vdev %s: more than %u rx_pcap captures",
-			   vdev, TP_CAP_MAX);
+		tp_capture_msg("error", "--vdev %s: more than %u rx_pcap "
+			       "captures", vdev, TP_CAP_MAX);
 		return NULL;
 	}
 	cap = &tp_caps[tp_nb_caps];
 	memset(cap, 0, sizeof(*cap));
 	snprintf(cap->path, sizeof(cap->path), "%s", path);
 	snprintf(cap->feed, sizeof(cap->feed), "%s", path);
-	if (tp_cap_scan(path, &sc, cap, err, sizeof(err), true) < 0 ||
-	    ((cap->oversize > 0 || cap->cut_records > 0) &&
-	     tp_capture_feed_write(cap, err, sizeof(err)) < 0)) {
-		tp_cap_msg("error", "--vdev %s: rx_pcap '%s' %s", vdev, path,
-			   err);
-		return NULL;
+	if (late && !infinite &&
+	    tp_cap_late_start(vdev, cap, stop_when_done, replay_pace, err,
+			      sizeof(err), &p))
+		return cap;
+	if (p != NULL)
+		pcap_close(p);
+	/* Here and now (opened again: its message, if it cannot be). */
+	ret = tp_cap_scan(path, &sc, cap, err, sizeof(err), true);
+	return tp_cap_finish(vdev, cap, &sc, ret, err, sizeof(err), infinite,
+			     stop_when_done, replay_pace);
+}
+
+int
+tp_capture_settle(void)
+{
+	char err[PCAP_ERRBUF_SIZE + 512];
+	struct tp_cap_late *l;
+	unsigned int i;
+	int status = 0, ret;
+
+	for (i = 0; i < tp_nb_lates; i++) {
+		l = &tp_lates[i];
+		pthread_join(l->thread, NULL);
+		ret = tp_cap_walked(l->p, l->ret, l->err_no, &l->sc, l->cap,
+				    &l->sc0, &l->cap0, err, sizeof(err));
+		pcap_close(l->p);
+		/* One message: the run stops at the first refusal. */
+		if (status == 0 &&
+		    tp_cap_finish(l->vdev, l->cap, &l->sc, ret, err,
+				  sizeof(err), false, l->stop_when_done,
+				  l->replay_pace) == NULL)
+			status = -1;
+		l->cap->reprobe = l->cap->filtered;
 	}
-	cap->max_gap_ns = sc.max_gap_ns;
-	cap->feed_max_caplen = sc.max_caplen +
-		(cap->filtered ? TP_CAPTURE_TRAILER_LEN : 0);
-	tp_nb_caps++;
-	if (!atexit_done && cap->filtered)
-		atexit_done = atexit(tp_capture_release) == 0;
-	if (tp_cap_refuse(vdev, cap, &sc, infinite, stop_when_done) < 0)
-		return NULL;
-	tp_cap_warnings(vdev, cap, &sc, replay_pace);
-	return cap;
+	tp_nb_lates = 0;
+	return status;
 }

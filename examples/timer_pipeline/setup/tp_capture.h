@@ -57,11 +57,23 @@
  * @param infinite  net_pcap's infinite_rx=1 (every packet in one mbuf).
  * @param stop_when_done  --stop-when-done (an empty file would hang).
  * @param replay_pace  --replay-pace (long gaps are worth a warning).
+ * @param late  May walk the file in a thread of its own while EAL starts
+ *   (tp_capture.c says when): its entry's counts, copy, refusals and
+ *   warnings then come from tp_capture_settle().
  * @return The file's entry, or NULL when the pipeline must not start.
  */
 const struct tp_capture *tp_capture_check(const char *vdev, const char *path,
 					  bool infinite, bool stop_when_done,
-					  bool replay_pace);
+					  bool replay_pace, bool late);
+
+/**
+ * Finish the checks that tp_capture_check() left to a thread: wait for
+ * each, then as tp_capture_check() does, one message for the first
+ * refusal. An entry whose copy was made here has reprobe set.
+ *
+ * @return 0, or -1 when the pipeline must stop.
+ */
+int tp_capture_settle(void);
 
 /**
  * The checked capture net_pcap reads from feed (the path in its devargs).

@@ -6,13 +6,16 @@
 #define _TP_CAPTURE_TYPES_H_
 
 /*
- * What the capture check keeps of an rx_pcap file (tp_capture.h), and the
+ * What the capture check keeps of an rx_pcap file (tp_capture.h), what
+ * one pass over it found (tp_capture.c, for tp_capture_msg.c), and the
  * shape of the copy net_pcap reads (tp_capture_feed.h).
  */
 
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <pcap/pcap.h>
 
 /** Largest record net_pcap carries whole (it keeps lengths in 16 bits). */
 #define TP_CAPTURE_MAX_CAPLEN 65535u
@@ -40,6 +43,28 @@ struct tp_capture {
 	uint64_t max_gap_ns;	/**< Largest gap between two timestamps. */
 	uint64_t first_ns;	/**< First record's timestamp. */
 	uint64_t last_ns;	/**< Latest timestamp of any record. */
+	bool reprobe;		/**< Checked while EAL started, the copy made
+				 * after it had probed net_pcap on path: the
+				 * vdev must be probed again on feed
+				 * (tp_capture_settle()).
+				 */
+};
+
+/** What one pass over a capture found. */
+struct tp_cap_scan {
+	bool pcapng;		/**< pcapng, else pcap. */
+	uint64_t size;		/**< File size. */
+	uint64_t end;		/**< pcap: end of the last whole record. */
+	uint64_t max_caplen;	/**< Largest captured length... */
+	uint64_t max_rec;	/**< ...and its record number (from 1). */
+	uint64_t max_gap_ns;	/**< Largest forward timestamp gap... */
+	uint64_t gap_rec;	/**< ...before this record. */
+	bool cut;		/**< The file ends inside a record. */
+	bool cut_in_header;	/**< In its record header. */
+	bool plain;		/**< pcap with 16-byte record headers... */
+	bool ns;		/**< ...and nanosecond timestamps. */
+	bool walked;		/**< Read by the header walk alone. */
+	char why[PCAP_ERRBUF_SIZE]; /**< libpcap's error, if it stopped. */ /**< libpcap's error, if it stopped. */
 };
 
 #endif /* _TP_CAPTURE_TYPES_H_ */

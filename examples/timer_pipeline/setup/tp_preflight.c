@@ -7,7 +7,9 @@
  * interfaces named in the --vdev arguments and the outputs named by the
  * options, one message naming the file and the problem; and the rewrite
  * of argv that points net_pcap at the filtered copy of a capture with
- * oversize records. Each input is registered with tp_output.c, which
+ * oversize records. Once EAL has started, the end of the captures'
+ * checks that ran beside it (tp_capture_settle()), and a net_pcap probed
+ * again when one of them turned out to need the copy. Each input is registered with tp_output.c, which
  * refuses any output that is one.
  */
 
@@ -23,6 +25,8 @@
 #include <unistd.h>
 
 #include <rte_common.h>
+#include <rte_dev.h>
+#include <rte_errno.h>
 
 #include "setup/tp_capture.h"
 #include "setup/tp_option.h"
@@ -77,7 +81,7 @@ tp_check_rx_pcap(const char *vdev, const char *path, bool infinite,
 		 const struct tp_config *cfg)
 {
 	if (tp_capture_check(vdev, path, infinite, cfg->stop_when_done,
-			     cfg->replay_pace) == NULL)
+			     cfg->replay_pace, true) == NULL)
 		return -1;
 	return tp_preflight_input(path, tp_preflight_name("the rx_pcap "
 				  "capture of --vdev %s", vdev));
@@ -118,6 +122,14 @@ tp_vdev_arg(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
+/* Whether a --vdev's devargs are net_pcap's (or its old name's). */
+static bool
+tp_pcap_vdev(const char *da)
+{
+	return strncmp(da, "net_pcap", 8) == 0 ||
+		strncmp(da, "eth_pcap", 8) == 0;
+}
+
 /*
  * Call fn on each key=value of every net_pcap vdev (live: of every vdev
  * of a live input driver, tp_live.h); stop on an error.
@@ -135,8 +147,7 @@ tp_vdevs_walk(int argc, char **argv, bool live, int (*fn)(const char *vdev,
 	for (i = 1; i < argc; i++) {
 		da = tp_vdev_arg(argc, argv, &i);
 		if (da == NULL || (live ? !tp_live_vdev(da) :
-				   strncmp(da, "net_pcap", 8) != 0 &&
-				   strncmp(da, "eth_pcap", 8) != 0))
+				   !tp_pcap_vdev(da)))
 			continue;
 		if (strlen(da) >= sizeof(args)) {
 			tp_file_error("--vdev %.32s...: arguments too long", da);
@@ -225,37 +236,53 @@ tp_check_tx_kv(const char *vdev, const char *key, const char *val,
 						 vdev), val);
 }
 
+/* The devargs of each net_pcap reading a capture, for tp_preflight_settle(). */
+static const char *tp_pcap_devargs[TP_MAX_CAPTURES];
+static unsigned int tp_nb_pcap_devargs;
+
 /*
- * The devargs of one net_pcap vdev with each rx_pcap naming what net_pcap
- * must read: the filtered copy of a capture with oversize records. Static:
- * EAL keeps pointers into argv until the end.
+ * The devargs of one net_pcap vdev, prefix first, with each rx_pcap
+ * naming what net_pcap must read: the filtered copy of a capture with
+ * oversize records. Into out (len bytes): out, or NULL if too long.
  */
 static char *
-tp_feed_devargs(const char *prefix, const char *da)
+tp_feed_devargs_into(char *out, size_t outlen, const char *prefix,
+		     const char *da)
 {
-	static char out[TP_MAX_CAPTURES][8192];
-	static unsigned int n;
 	char args[4096], *tok, *save = NULL;
 	const struct tp_capture *cap;
 	size_t len;
 	int w;
 
-	if (n == TP_MAX_CAPTURES || strlen(da) >= sizeof(args))
+	if (strlen(da) >= sizeof(args))
 		return NULL;
 	snprintf(args, sizeof(args), "%s", da);
-	len = (size_t)snprintf(out[n], sizeof(out[n]), "%s", prefix);
+	len = (size_t)snprintf(out, outlen, "%s", prefix);
 	for (tok = strtok_r(args, ",", &save); tok != NULL;
 	     tok = strtok_r(NULL, ",", &save)) {
 		cap = strncmp(tok, "rx_pcap=", 8) == 0 ?
 			tp_capture_find(tok + 8) : NULL;
-		w = snprintf(out[n] + len, sizeof(out[n]) - len, "%s%s%s",
+		w = snprintf(out + len, outlen - len, "%s%s%s",
 			     tok == args ? "" : ",",
 			     cap != NULL ? "rx_pcap=" : "",
 			     cap != NULL ? cap->feed : tok);
-		if (w < 0 || len + (size_t)w >= sizeof(out[n]))
+		if (w < 0 || len + (size_t)w >= outlen)
 			return NULL;
 		len += (size_t)w;
 	}
+	return out;
+}
+
+/* The same, kept: EAL keeps pointers into argv until the end. */
+static char *
+tp_feed_devargs(const char *prefix, const char *da)
+{
+	static char out[TP_MAX_CAPTURES][8192];
+	static unsigned int n;
+
+	if (n == TP_MAX_CAPTURES ||
+	    tp_feed_devargs_into(out[n], sizeof(out[n]), prefix, da) == NULL)
+		return NULL;
 	return out[n++];
 }
 
@@ -271,8 +298,7 @@ tp_feed_argv(int argc, char **argv)
 		at = i;
 		da = tp_vdev_arg(argc, argv, &i);
 		if (da == NULL || strstr(da, "rx_pcap=") == NULL ||
-		    (strncmp(da, "net_pcap", 8) != 0 &&
-		     strncmp(da, "eth_pcap", 8) != 0))
+		    !tp_pcap_vdev(da))
 			continue;
 		prefix[0] = '\0';
 		if (i == at)	/* "--vdev=ARGS" */
@@ -283,6 +309,10 @@ tp_feed_argv(int argc, char **argv)
 			tp_file_error("--vdev %.32s...: arguments too long", da);
 			return -1;
 		}
+		/* Kept: EAL writes over an argv slot. */
+		if (tp_nb_pcap_devargs < RTE_DIM(tp_pcap_devargs))
+			tp_pcap_devargs[tp_nb_pcap_devargs++] =
+				argv[i] + strlen(prefix);
 	}
 	return 0;
 }
@@ -310,3 +340,66 @@ tp_preflight_check_files(int argc, char **argv, const struct tp_config *cfg)
 	return 0;
 }
 /* >8 End of checking the files. */
+
+/* Whether a net_pcap's devargs name a capture settled after EAL's probe. */
+static bool
+tp_reprobe_wanted(const char *da)
+{
+	char args[4096], *tok, *save = NULL;
+	const struct tp_capture *cap;
+
+	if (strlen(da) >= sizeof(args))
+		return false;
+	snprintf(args, sizeof(args), "%s", da);
+	for (tok = strtok_r(args, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		cap = strncmp(tok, "rx_pcap=", 8) == 0 ?
+			tp_capture_find(tok + 8) : NULL;
+		if (cap != NULL && cap->reprobe)
+			return true;
+	}
+	return false;
+}
+
+/* Probe a net_pcap again, on the copies of its captures (EAL is up). */
+static int
+tp_reprobe(const char *da)
+{
+	char buf[8192], name[RTE_DEV_NAME_MAX_LEN];
+	const char *args = tp_feed_devargs_into(buf, sizeof(buf), "", da);
+	const char *comma;
+
+	comma = args != NULL ? strchr(args, ',') : NULL;
+	if (comma == NULL || (size_t)(comma - args) >= sizeof(name)) {
+		tp_file_error("--vdev %.32s...: arguments too long", da);
+		return -EINVAL;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(comma - args), args);
+	if (rte_eal_hotplug_remove("vdev", name) != 0 ||
+	    rte_eal_hotplug_add("vdev", name, comma + 1) != 0) {
+		tp_file_error("--vdev %s: cannot probe it again on the copy of "
+			      "its capture: %s", name, rte_strerror(rte_errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* After EAL has started. 8< */
+int
+tp_preflight_settle(void)
+{
+	unsigned int i;
+	int ret;
+
+	if (tp_capture_settle() < 0)
+		return -EINVAL;
+	for (i = 0; i < tp_nb_pcap_devargs; i++) {
+		if (!tp_reprobe_wanted(tp_pcap_devargs[i]))
+			continue;
+		ret = tp_reprobe(tp_pcap_devargs[i]);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+/* >8 End of after EAL has started. */

@@ -5,7 +5,9 @@
 #ifndef _TP_PREFLIGHT_H_
 #define _TP_PREFLIGHT_H_
 
-/* Checks before EAL starts: inputs, outputs, interfaces (tp_preflight.c). */
+/* Checks before EAL starts: inputs, outputs, interfaces; their end once it
+ * has (tp_preflight.c).
+ */
 
 struct tp_config;
 
@@ -29,5 +31,17 @@ struct tp_config;
  */
 int tp_preflight_check_files(int argc, char **argv,
 			     const struct tp_config *cfg);
+
+/**
+ * Once EAL has started: finish the captures' checks that ran beside its
+ * start (tp_capture_settle(): the message of a refusal, warnings), and
+ * probe each net_pcap whose capture then needed a copy again, on the copy
+ * (the same name and arguments, hence the same port id: it is the lowest
+ * free one once the device is removed).
+ *
+ * @return 0; -EINVAL when a capture is refused (exit status 2); -EIO
+ *   when a net_pcap could not be probed again.
+ */
+int tp_preflight_settle(void);
 
 #endif /* _TP_PREFLIGHT_H_ */
