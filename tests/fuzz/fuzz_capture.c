@@ -13,8 +13,8 @@
  * is written to one memfd, named /proc/self/fd/N, and checked twice (two
  * entries of the capture table): once on the spot, once late (its walk
  * in a thread, where tp_capture_check() allows it, finished by
- * tp_capture_settle(), as while EAL starts). The filtered copies go to a private
- * TMPDIR. After each run the table is emptied (tp_capture_release() and
+ * tp_capture_settle(), as while EAL starts). The filtered copies go to a
+ * private TMPDIR. After each run the table is emptied (tp_capture_release() and
  * the entry count, reached by including tp_capture.c) and the directory
  * must be empty again.
  *

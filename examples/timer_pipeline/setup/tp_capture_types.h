@@ -64,7 +64,7 @@ struct tp_cap_scan {
 	bool plain;		/**< pcap with 16-byte record headers... */
 	bool ns;		/**< ...and nanosecond timestamps. */
 	bool walked;		/**< Read by the header walk alone. */
-	char why[PCAP_ERRBUF_SIZE]; /**< libpcap's error, if it stopped. */ /**< libpcap's error, if it stopped. */
+	char why[PCAP_ERRBUF_SIZE]; /**< libpcap's error, if it stopped. */
 };
 
 #endif /* _TP_CAPTURE_TYPES_H_ */

@@ -9,8 +9,8 @@
  * of argv that points net_pcap at the filtered copy of a capture with
  * oversize records. Once EAL has started, the end of the captures'
  * checks that ran beside it (tp_capture_settle()), and a net_pcap probed
- * again when one of them turned out to need the copy. Each input is registered with tp_output.c, which
- * refuses any output that is one.
+ * again when one of them turned out to need the copy. Each input is
+ * registered with tp_output.c, which refuses any output that is one.
  */
 
 #include <errno.h>
