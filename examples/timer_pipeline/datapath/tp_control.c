@@ -209,8 +209,8 @@ tp_control_phase(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 		tp_control_set_phase(ctx, TP_PHASE_FLUSH, now);
 		break;
 	case TP_PHASE_FLUSH:
-		/* Force every live flow to end (the walk also goes on
-		 * between ticks, in tp_control_poll), then wait for the
+		/* Force every live flow to end, a chunk per call (every
+		 * call of tp_control_poll while stopping), then wait for the
 		 * events and records still on their way.
 		 */
 		if (tp_control_flush(ctx, lc, now) == 0 &&
@@ -245,18 +245,15 @@ tp_control_poll(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 {
 	const uint64_t period = (uint64_t)ctx->cfg->stats_period_s * ctx->hz;
 
-	/* The forced end walks the whole table, a chunk per call rather
-	 * than per 10 ms tick: at one chunk per tick, a table of a million
-	 * slots would take 1.6 s to walk, and a signal must be served in
-	 * well under 2 s. Between chunks the loop polls the worker role.
+	/* Stopping, the phases are served at every call, not per 10 ms
+	 * tick: each follows the one before as soon as it can (two ticks
+	 * were 20 ms of each run's exit), and the forced end walks the
+	 * whole table a chunk per call (at one chunk per tick, a table of a
+	 * million slots would take 1.6 s to walk, and a signal must be
+	 * served in well under 2 s). Between chunks the loop polls the
+	 * worker role.
 	 */
-	if (ctx->phase == TP_PHASE_FLUSH)
-		tp_control_flush(ctx, lc, now);
 	if (now < ctx->ctl.ctl_next_tsc) {
-		/* Stopping: each phase follows the one before as soon as it
-		 * can, not a tick later (two ticks were 20 ms of each run's
-		 * exit).
-		 */
 		if (ctx->phase > TP_PHASE_RUN && ctx->phase < TP_PHASE_STOP)
 			tp_control_phase(ctx, lc, now);
 		return;

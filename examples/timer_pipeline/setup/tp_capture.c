@@ -508,7 +508,6 @@ tp_capture_settle(void)
 				  sizeof(err), false, l->stop_when_done,
 				  l->replay_pace) == NULL)
 			status = -1;
-		l->cap->reprobe = l->cap->filtered;
 	}
 	tp_nb_lates = 0;
 	return status;

@@ -69,7 +69,7 @@ const struct tp_capture *tp_capture_check(const char *vdev, const char *path,
 /**
  * Finish the checks that tp_capture_check() left to a thread: wait for
  * each, then as tp_capture_check() does, one message for the first
- * refusal. An entry whose copy was made here has reprobe set.
+ * refusal. An entry whose copy is made here has its feed set only now.
  *
  * @return 0, or -1 when the pipeline must stop.
  */

@@ -43,11 +43,6 @@ struct tp_capture {
 	uint64_t max_gap_ns;	/**< Largest gap between two timestamps. */
 	uint64_t first_ns;	/**< First record's timestamp. */
 	uint64_t last_ns;	/**< Latest timestamp of any record. */
-	bool reprobe;		/**< Checked while EAL started, the copy made
-				 * after it had probed net_pcap on path: the
-				 * vdev must be probed again on feed
-				 * (tp_capture_settle()).
-				 */
 };
 
 /** What one pass over a capture found. */

@@ -341,27 +341,11 @@ tp_preflight_check_files(int argc, char **argv, const struct tp_config *cfg)
 }
 /* >8 End of checking the files. */
 
-/* Whether a net_pcap's devargs name a capture settled after EAL's probe. */
-static bool
-tp_reprobe_wanted(const char *da)
-{
-	char args[4096], *tok, *save = NULL;
-	const struct tp_capture *cap;
-
-	if (strlen(da) >= sizeof(args))
-		return false;
-	snprintf(args, sizeof(args), "%s", da);
-	for (tok = strtok_r(args, ",", &save); tok != NULL;
-	     tok = strtok_r(NULL, ",", &save)) {
-		cap = strncmp(tok, "rx_pcap=", 8) == 0 ?
-			tp_capture_find(tok + 8) : NULL;
-		if (cap != NULL && cap->reprobe)
-			return true;
-	}
-	return false;
-}
-
-/* Probe a net_pcap again, on the copies of its captures (EAL is up). */
+/*
+ * A net_pcap probed on a capture whose copy was made once EAL had started
+ * (tp_capture_settle()): its devargs, rewritten now, name the copy where
+ * they named the file. Probe it again on them (EAL is up).
+ */
 static int
 tp_reprobe(const char *da)
 {
@@ -369,6 +353,8 @@ tp_reprobe(const char *da)
 	const char *args = tp_feed_devargs_into(buf, sizeof(buf), "", da);
 	const char *comma;
 
+	if (args != NULL && strcmp(args, da) == 0)
+		return 0;	/* what it reads already */
 	comma = args != NULL ? strchr(args, ',') : NULL;
 	if (comma == NULL || (size_t)(comma - args) >= sizeof(name)) {
 		tp_file_error("--vdev %.32s...: arguments too long", da);
@@ -394,8 +380,6 @@ tp_preflight_settle(void)
 	if (tp_capture_settle() < 0)
 		return -EINVAL;
 	for (i = 0; i < tp_nb_pcap_devargs; i++) {
-		if (!tp_reprobe_wanted(tp_pcap_devargs[i]))
-			continue;
 		ret = tp_reprobe(tp_pcap_devargs[i]);
 		if (ret < 0)
 			return ret;
