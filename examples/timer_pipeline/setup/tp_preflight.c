@@ -24,6 +24,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <rte_bus_vdev.h>
 #include <rte_common.h>
 #include <rte_dev.h>
 #include <rte_errno.h>
@@ -352,6 +353,7 @@ tp_reprobe(const char *da)
 	char buf[8192], name[RTE_DEV_NAME_MAX_LEN];
 	const char *args = tp_feed_devargs_into(buf, sizeof(buf), "", da);
 	const char *comma;
+	int ret;
 
 	if (args != NULL && strcmp(args, da) == 0)
 		return 0;	/* what it reads already */
@@ -361,10 +363,19 @@ tp_reprobe(const char *da)
 		return -EINVAL;
 	}
 	snprintf(name, sizeof(name), "%.*s", (int)(comma - args), args);
-	if (rte_eal_hotplug_remove("vdev", name) != 0 ||
-	    rte_eal_hotplug_add("vdev", name, comma + 1) != 0) {
+	/*
+	 * The vdev bus's own calls, not rte_eal_hotplug_*(): those also
+	 * tell secondary processes, and from DPDK 26.07 on they refuse
+	 * devargs of 128 bytes or more (the message's size), which a
+	 * capture's path alone can pass.
+	 */
+	ret = rte_vdev_uninit(name);
+	if (ret == 0)
+		ret = rte_vdev_init(name, comma + 1);
+	if (ret != 0) {
 		tp_file_error("--vdev %s: cannot probe it again on the copy of "
-			      "its capture: %s", name, rte_strerror(rte_errno));
+			      "its capture: %s", name,
+			      rte_strerror(ret < 0 ? -ret : EIO));
 		return -EIO;
 	}
 	return 0;
