@@ -45,13 +45,22 @@
  * tp_rx_wait_expired()): the RX lcore's own CPU time (its worker role
  * spinning counts; being descheduled does not), and only while the
  * scheduler service runs (docs/sample_app.rst says why).
+ *
+ * The count starts TP_RX_ENQ_GRACE_US after the first refusal, by the
+ * TSC: reading a thread's CPU time is a system call (about 0.4 us here),
+ * and under a load the device only just keeps up with, nearly every
+ * refusal is over within a few retries.
  */
 #define TP_RX_ENQ_RETRY_MS 50
+#define TP_RX_ENQ_GRACE_US 1000
 
 /** What an RX lcore waited so far for the event device to take a burst. */
 struct tp_rx_wait {
+	uint64_t start_tsc;	/**< TSC at the first refusal. */
 	uint64_t waited_ns;	/**< Counted wait. */
-	uint64_t last_ns;	/**< This thread's CPU time at the last try. */
+	uint64_t last_ns;	/**< This thread's CPU time at the last try;
+				 *   0 while in the grace period.
+				 */
 	uint64_t sched_calls;	/**< Scheduler service calls at the last try. */
 };
 
@@ -77,24 +86,34 @@ tp_rx_sched_calls(const struct tp_ctx *ctx)
 }
 
 static void
-tp_rx_wait_start(const struct tp_ctx *ctx, struct tp_rx_wait *w)
+tp_rx_wait_start(struct tp_rx_wait *w)
 {
+	w->start_tsc = rte_rdtsc();
 	w->waited_ns = 0;
-	w->last_ns = tp_rx_thread_ns();
-	w->sched_calls = tp_rx_sched_calls(ctx);
+	w->last_ns = 0;
 }
 
 /*
- * Count the time since the last try if this lcore ran it (thread CPU
- * time) and the scheduler service ran meanwhile (its call count moved; a
- * device without a service schedules in the ports, so always).
+ * After the grace period: count the time since the last try if this
+ * lcore ran it (thread CPU time) and the scheduler service ran meanwhile
+ * (its call count moved; a device without a service schedules in the
+ * ports, so always).
  */
 static bool
 tp_rx_wait_expired(const struct tp_ctx *ctx, struct tp_rx_wait *w)
 {
-	const uint64_t now = tp_rx_thread_ns();
-	const uint64_t calls = tp_rx_sched_calls(ctx);
+	uint64_t now, calls;
 
+	if (w->last_ns == 0) {
+		if (rte_rdtsc() - w->start_tsc <
+		    rte_get_tsc_hz() / (1000000 / TP_RX_ENQ_GRACE_US))
+			return false;
+		w->last_ns = tp_rx_thread_ns();
+		w->sched_calls = tp_rx_sched_calls(ctx);
+		return false;
+	}
+	now = tp_rx_thread_ns();
+	calls = tp_rx_sched_calls(ctx);
 	if (!ctx->evd.has_sched_service || calls != w->sched_calls)
 		w->waited_ns += now - w->last_ns;
 	w->last_ns = now;
@@ -146,7 +165,7 @@ tp_rx_enqueue(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 			    rte_event_enqueue_new_burst(dev, lc->ev_port, ev,
 							n));
 	if (unlikely(sent < n))
-		tp_rx_wait_start(ctx, &wait);
+		tp_rx_wait_start(&wait);
 	while (unlikely(sent < n)) {
 		lc->stats.ev_enq_retry++;
 		/* A stop request ends RX: what is not in yet is dropped. */
