@@ -5,7 +5,7 @@
 /*
  * libFuzzer target: the command line parser (tp_args_parse() and
  * tp_option_set(), examples/timer_pipeline/setup/tp_args.c and
- * tp_option.c).
+ * tp_option.c, tp_option_parse.c).
  *
  * The vector starts with "--", as main() hands it over (the app's part
  * of "EAL options -- app options"). The input is a list of records, each one selector byte and a value up to

@@ -49,7 +49,7 @@ PY=/usr/bin/python3
 tp=$src/examples/timer_pipeline
 cfg_srcs=("$tp/setup/tp_args.c" "$tp/setup/tp_config.c"
 	"$tp/setup/tp_config_file.c" "$tp/setup/tp_config_text.c"
-	"$tp/setup/tp_option.c")
+	"$tp/setup/tp_option.c" "$tp/setup/tp_option_parse.c")
 dpdk_cflags=$(pkg-config --cflags libdpdk)
 dpdk_libs="$(pkg-config --libs libdpdk) -Wl,-rpath,$(pkg-config \
 	--variable=libdir libdpdk) -Wl,--disable-new-dtags"

@@ -204,7 +204,7 @@ OPTIONS=(portmask rx-queues rxd txd burst mbufs fwd-mode mac-updating
 	 flush-at-eof
 	 fault-worker-delay-us summary-json ipfix ipfix-transport ipfix-flows
 	 ipfix-file
-	 ipfix-domain ipfix-template-refresh ipfix-queue)
+	 ipfix-domain ipfix-template-refresh ipfix-queue ipfix-queue-full)
 for form in "--help" "-- --help" "-- -h" "-- --flows 5 --help"; do
 	read -r -a args <<<"$form"
 	log=$WORK/help.log

@@ -202,13 +202,15 @@ else
 	tp_fail file_domain "observation domain 7 not in ipfixDump's output"
 fi
 
-# Queue full: a 64-record queue and 3000 flows ending within a second:
-# records that find it full are counted as not sent; the file holds the
-# others, and its last options record says how many were not sent. They
-# are lost from a file on this machine, so the run exits with status 3.
+# Queue full, --ipfix-queue-full drop (a live port's default): a
+# 64-record queue and 3000 flows ending within a second: records that
+# find it full are counted as not sent; the file holds the others, and its
+# last options record says how many were not sent. They are lost from a
+# file on this machine, so the run exits with status 3.
 tp_pcap_run "$WORK/qfull.log" "$WORK/many.pcap" "$WORK/qfull.out.pcap" \
 	--flows 8192 --flow-log "$WORK/qfull.json" \
-	--ipfix-file "$WORK/qfull.ipfix" --ipfix-queue 64
+	--ipfix-file "$WORK/qfull.ipfix" --ipfix-queue 64 \
+	--ipfix-queue-full drop
 rc=$?
 read -r qfull exported notsent < <(tp_nums "$WORK/qfull.log" \
 	ipfix_queue_full ipfix_exported ipfix_not_sent)
@@ -221,6 +223,29 @@ elif ! why=$($ICHECK ipfix "$WORK/qfull.ipfix" "$WORK/qfull.json" \
 	tp_fail queue_full "$why"
 else
 	tp_pass queue_full
+fi
+
+# The same with the default (auto: wait, every port reading a capture):
+# the lcore that hands records over waits for room, so every one of the
+# 3000 records is exported while the flows age by their timers, and none
+# is counted as not sent.
+tp_pcap_run "$WORK/qwait.log" "$WORK/many.pcap" "$WORK/qwait.out.pcap" \
+	--flows 8192 --flow-log "$WORK/qwait.json" \
+	--ipfix-file "$WORK/qwait.ipfix" --ipfix-queue 64
+rc=$?
+read -r created exported notsent < <(tp_nums "$WORK/qwait.log" \
+	flows_created ipfix_exported ipfix_not_sent)
+if ! ipfix_accounted "$WORK/qwait.log" $rc; then
+	tp_fail queue_full_wait "exit $rc or check failed" "$WORK/qwait.log"
+elif ! tp_expect "flows" "$created" eq 3000 ||
+     ! tp_expect "flows exported" "$exported" eq "$created" ||
+     ! tp_expect "records not sent" "$notsent" eq 0; then
+	tp_fail queue_full_wait "$TP_WHY" "$WORK/qwait.log"
+elif ! why=$($ICHECK ipfix "$WORK/qwait.ipfix" "$WORK/qwait.json" \
+	     --not-sent 0); then
+	tp_fail queue_full_wait "$why"
+else
+	tp_pass queue_full_wait
 fi
 
 # Flush at the end of the capture through the same 64-record queue: the

@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
@@ -333,6 +335,9 @@ tp_ipfix_start(struct tp_ctx *ctx, tp_ipfix_sum_t sum)
 		return -ENOMEM;
 	ctx->ipfix = x;
 	x->sum = sum;
+	x->wait_room = ctx->cfg->ipfix_queue_full == TP_IPFIX_FULL_WAIT ||
+		(ctx->cfg->ipfix_queue_full == TP_IPFIX_FULL_AUTO &&
+		 ctx->input.input_ends);
 	ret = tp_ipfix_alloc(ctx, x);
 	/* A control thread: on the CPUs no lcore uses (EAL's choice; the
 	 * main lcore's when every CPU has an lcore), never an lcore itself.
@@ -353,13 +358,49 @@ tp_ipfix_start(struct tp_ctx *ctx, tp_ipfix_sum_t sum)
 	return 0;
 }
 
+/*
+ * --ipfix-queue-full wait: a record that finds the queue full waits for
+ * room, yielding the CPU (the exporter thread may share it). Nothing
+ * upstream is lost meanwhile on a capture: the lcore handing records over
+ * (and with it its RX) is held up, and the rest of the pipeline meets
+ * backpressure. A wait the thread does not end within TP_IPFIX_WAIT_MS
+ * (it takes records at least every TP_IPFIX_IO_MS, collector up or down)
+ * turns waiting off for the rest of the run, with a warning: from then
+ * on such records are counted as not sent. So does a signal: the exit
+ * keeps its time budget (tp_control_flush() bounds the forced end).
+ */
+static bool
+tp_ipfix_wait_room(struct tp_ipfix *x, const struct tp_flow_record *r)
+{
+	const uint64_t end = rte_get_tsc_cycles() +
+		rte_get_tsc_hz() / 1000 * TP_IPFIX_WAIT_MS;
+
+	while (!x->stop && tp_quit_signal == 0) {
+		sched_yield();
+		if (rte_ring_sp_enqueue_elem(x->ring, (void *)(uintptr_t)r,
+					     sizeof(*r)) == 0)
+			return true;
+		if (rte_get_tsc_cycles() >= end) {
+			x->wait_room = false;
+			TP_LOG(WARNING, "IPFIX exporter: no room in its queue "
+			       "for %u ms; records that find it full are now "
+			       "counted as not sent", TP_IPFIX_WAIT_MS);
+			break;
+		}
+	}
+	return false;
+}
+
 void
 tp_ipfix_submit(struct tp_ipfix *x, const struct tp_flow_record *r)
 {
 	__atomic_store_n(&x->st.submitted, x->st.submitted + 1,
 			 __ATOMIC_RELAXED);
-	if (x->stop || rte_ring_sp_enqueue_elem(x->ring, (void *)(uintptr_t)r,
-						sizeof(*r)) != 0)
+	if (x->stop ||
+	    (rte_ring_sp_enqueue_elem(x->ring, (void *)(uintptr_t)r,
+				      sizeof(*r)) != 0 &&
+	     (!x->wait_room || tp_quit_signal != 0 ||
+	      !tp_ipfix_wait_room(x, r))))
 		__atomic_store_n(&x->st.queue_full, x->st.queue_full + 1,
 				 __ATOMIC_RELAXED);
 }

@@ -36,6 +36,7 @@ struct tp_ipfix_enc;
 #define TP_IPFIX_BACKOFF_MAX_MS 5000
 #define TP_IPFIX_IDLE_FLUSH_MS 10	/* a partial message waits this long */
 #define TP_IPFIX_EXIT_MS 1000		/* stop: time left to export */
+#define TP_IPFIX_WAIT_MS 1000		/* longest wait for room in the queue */
 
 /* Exporter state: the thread writes everything but 'queue_full' and
  * 'submitted' (main lcore); counters are read with atomic loads.
@@ -48,6 +49,9 @@ struct tp_ipfix {
 	rte_thread_t thread;
 	bool thread_started;
 	volatile int stop;		/* set by tp_ipfix_stop() */
+	bool wait_room;			/* a full queue is waited on (main
+					 * lcore; off after a wait that ran out)
+					 */
 	uint64_t stop_deadline_ms;
 	int fd;				/* socket, the file's, -1 = none */
 	struct tp_sink sink;		/* --ipfix-file, unbuffered */

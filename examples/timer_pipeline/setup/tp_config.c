@@ -68,6 +68,7 @@ tp_config_defaults(struct tp_config *cfg)
 	cfg->ipfix_flows = TP_IPFIX_BI;
 	cfg->ipfix_tmpl_refresh_ns = 60 * TP_NS_PER_S;
 	cfg->ipfix_queue = 131072;
+	cfg->ipfix_queue_full = TP_IPFIX_FULL_AUTO;
 	cfg->nb_rxd = 1024;
 	cfg->nb_txd = 1024;
 	cfg->burst = 32;

@@ -107,6 +107,13 @@ enum tp_ipfix_transport {
 	TP_IPFIX_TCP,		/**< TCP, reconnecting with back-off. */
 };
 
+/** A record that finds the exporter's queue full (--ipfix-queue-full). */
+enum tp_ipfix_full {
+	TP_IPFIX_FULL_AUTO,	/**< wait if every port reads captures. */
+	TP_IPFIX_FULL_WAIT,	/**< Wait for room (holds up the drain). */
+	TP_IPFIX_FULL_DROP,	/**< Count it as not sent. */
+};
+
 /** Maximum length of --ipfix HOST:PORT. */
 #define TP_IPFIX_COLLECTOR_LEN 280
 
@@ -153,6 +160,7 @@ struct tp_config {
 	uint32_t ipfix_domain;		/**< Observation domain id. */
 	uint64_t ipfix_tmpl_refresh_ns;	/**< UDP template refresh period. */
 	uint32_t ipfix_queue;		/**< Records queued for the exporter. */
+	enum tp_ipfix_full ipfix_queue_full; /**< When that queue is full. */
 	struct tp_flow_sel trace_flow;	/**< Also trace flows matching this. */
 	char stats_json[PATH_MAX];	/**< Stats time series, "" = none. */
 	uint16_t rx_queues;		/**< RX queues per port, 0 = auto. */

@@ -3,9 +3,10 @@
  */
 
 /*
- * The option table and the strict parsers that store one option's value
- * (tp_option_set()), for the command line (tp_args.c) and INI files
- * (tp_config_file.c). Setup only, before EAL starts; the table is const.
+ * The option table, and tp_option_set(), which stores one option's value
+ * as tp_option_parse.c's strict parsers read it, for the command line
+ * (tp_args.c) and INI files (tp_config_file.c). Setup only, before EAL
+ * starts; the table is const.
  */
 
 #include <arpa/inet.h>
@@ -22,6 +23,7 @@
 
 #include "setup/tp_config.h"
 #include "setup/tp_option.h"
+#include "setup/tp_option_parse.h"
 
 #define TP_CFG_OFF(m) offsetof(struct tp_config, m)
 #define TP_CFG_SZ(m) sizeof(((struct tp_config *)0)->m)
@@ -92,6 +94,13 @@ static const struct tp_enum_name tp_ipfix_transport_names[] = {
 static const struct tp_enum_name tp_ipfix_flows_names[] = {
 	{ "bi", TP_IPFIX_BI, NULL },
 	{ "uni", TP_IPFIX_UNI, NULL },
+	{ NULL, 0, NULL },
+};
+
+static const struct tp_enum_name tp_ipfix_full_names[] = {
+	{ "auto", TP_IPFIX_FULL_AUTO, NULL },
+	{ "wait", TP_IPFIX_FULL_WAIT, NULL },
+	{ "drop", TP_IPFIX_FULL_DROP, NULL },
 	{ NULL, 0, NULL },
 };
 
@@ -229,8 +238,13 @@ const struct tp_option tp_options[] = {
 	       TP_NS_PER_S, TP_NS_PER_S * 86400,
 	       "UDP: resend templates and exporter statistics this often"),
 	TP_UINT("ipfix-queue", 0, "ipfix", ipfix_queue, 64, 16777216, "N",
-		"records queued for the IPFIX exporter thread; a record "
-		"that finds the queue full is counted as not sent"),
+		"records queued for the IPFIX exporter thread"),
+	TP_ENUM("ipfix-queue-full", "ipfix", ipfix_queue_full,
+		tp_ipfix_full_names, "POLICY",
+		"a record that finds that queue full: wait (for room, holding "
+		"up the lcore that hands records over, and with it its RX), "
+		"drop (counted as not sent), or auto: wait when every port "
+		"reads capture files, else drop"),
 	{ "trace-flow", 0, "records", TP_OT_FLOWSEL, TP_CFG_OFF(trace_flow),
 	  TP_CFG_SZ(trace_flow), 0, 0, 0, NULL, "ADDR[:PORT]",
 	  "also trace every flow with this address and/or port at either "
@@ -283,179 +297,6 @@ tp_option_sched_name(uint8_t sched)
 		if (n->value == sched)
 			return n->name;
 	return "?";
-}
-
-/* Digits only: strtoull alone would also take blanks, a sign or "0x". */
-static int
-tp_parse_u64(const char *s, int base, uint64_t *out)
-{
-	unsigned long long v;
-	const char *p;
-	char *end;
-
-	if (s == NULL || *s == '\0')
-		return -EINVAL;
-	for (p = s; *p != '\0'; p++)
-		if (base == 16 ? !isxdigit((unsigned char)*p) :
-		    !isdigit((unsigned char)*p))
-			return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, base);
-	if (errno != 0 || *end != '\0')
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-/* "<digits>[.<digits>][unit]" with unit ns, us, ms, s (default), m, h. */
-static int
-tp_parse_duration(const char *s, uint64_t *ns)
-{
-	static const struct { const char *u; uint64_t mul; } units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
-		{ "s", TP_NS_PER_S }, { "", TP_NS_PER_S },
-		{ "m", 60 * TP_NS_PER_S }, { "h", 3600 * TP_NS_PER_S },
-	};
-	uint64_t whole = 0, frac = 0, frac_div = 1, mul = 0, frac_ns;
-	const char *p = s;
-	unsigned int i;
-
-	if (*p < '0' || *p > '9')
-		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (whole > UINT64_MAX / 10 - 9)
-			return -ERANGE;
-		whole = whole * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++) {
-			if (frac_div >= TP_NS_PER_S)
-				return -EINVAL;	/* finer than 1 ns */
-			frac = frac * 10 + (uint64_t)(*p - '0');
-			frac_div *= 10;
-		}
-	}
-	for (i = 0; i < RTE_DIM(units); i++)
-		if (strcmp(p, units[i].u) == 0)
-			mul = units[i].mul;
-	if (mul == 0)
-		return -EINVAL;
-	if (whole > UINT64_MAX / mul)
-		return -ERANGE;
-	/* frac < frac_div <= 1e9, frac_div a power of ten, mul one times
-	 * 1, 60 or 3600: the division is exact or the product small, so
-	 * neither overflows (a wrapped value could land in range).
-	 */
-	frac_ns = mul >= frac_div ? frac * (mul / frac_div) :
-		frac * mul / frac_div;
-	if (frac_ns > UINT64_MAX - whole * mul)
-		return -ERANGE;
-	*ns = whole * mul + frac_ns;
-	return 0;
-}
-
-/* --trace-flow: ADDR, ADDR:PORT, [ADDR6], [ADDR6]:PORT or any:PORT. */
-static int
-tp_parse_flowsel(const char *s, struct tp_flow_sel *sel)
-{
-	char addr[64];
-	const char *port = NULL, *end;
-	uint64_t p = 0;
-	size_t len;
-
-	memset(sel, 0, sizeof(*sel));
-	if (strlen(s) >= sizeof(sel->text))
-		return -EINVAL;
-	if (s[0] == '[') {
-		end = strchr(s, ']');
-		if (end == NULL || (end[1] != '\0' && end[1] != ':'))
-			return -EINVAL;
-		len = end - s - 1;
-		port = end[1] == ':' ? end + 2 : NULL;
-		s++;
-	} else {
-		end = strchr(s, ':');
-		/* Two colons or more: a bare IPv6 address, no port. */
-		if (end != NULL && strchr(end + 1, ':') == NULL) {
-			len = end - s;
-			port = end + 1;
-		} else {
-			len = strlen(s);
-		}
-	}
-	if (len == 0 || len >= sizeof(addr))
-		return -EINVAL;
-	memcpy(addr, s, len);
-	addr[len] = '\0';
-	if (port != NULL &&
-	    (tp_parse_u64(port, 10, &p) < 0 || p == 0 || p > UINT16_MAX))
-		return -EINVAL;
-	if (inet_pton(AF_INET, addr, sel->addr) == 1)
-		sel->ipver = 4;
-	else if (inet_pton(AF_INET6, addr, sel->addr) == 1)
-		sel->ipver = 6;
-	else if (strcmp(addr, "any") != 0 || port == NULL)
-		return -EINVAL;
-	sel->port = (uint16_t)p;
-	return 0;
-}
-
-/* "0,2-3": lcore ids below RTE_MAX_LCORE. */
-static int
-tp_parse_lcores(const char *s, bool *set)
-{
-	bool tmp[RTE_MAX_LCORE] = { false };
-	const char *p = s;
-	unsigned long lo, hi, i;
-	char *end;
-
-	if (*p == '\0')
-		return -EINVAL;
-	for (;;) {
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		lo = strtoul(p, &end, 10);
-		hi = lo;
-		p = end;
-		if (*p == '-') {
-			p++;
-			if (*p < '0' || *p > '9')
-				return -EINVAL;
-			hi = strtoul(p, &end, 10);
-			p = end;
-		}
-		if (lo > hi || hi >= RTE_MAX_LCORE)
-			return -ERANGE;
-		for (i = lo; i <= hi; i++)
-			tmp[i] = true;
-		if (*p == '\0')
-			break;
-		if (*p != ',')
-			return -EINVAL;
-		p++;
-	}
-	memcpy(set, tmp, sizeof(tmp));
-	return 0;
-}
-
-static int
-tp_parse_bool(const char *s, bool *b)
-{
-	static const char *const yes[] = { "1", "yes", "true", "on" };
-	static const char *const no[] = { "0", "no", "false", "off" };
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(yes); i++) {
-		if (strcmp(s, yes[i]) == 0) {
-			*b = true;
-			return 0;
-		}
-		if (strcmp(s, no[i]) == 0) {
-			*b = false;
-			return 0;
-		}
-	}
-	return -EINVAL;
 }
 
 static void
@@ -521,7 +362,7 @@ tp_option_set(struct tp_config *cfg, const struct tp_option *o,
 
 	switch (o->type) {
 	case TP_OT_UINT:
-		if (tp_parse_u64(val, 10, &v) < 0)
+		if (tp_option_parse_u64(val, 10, &v) < 0)
 			return tp_config_error("%s: '%s' is not an unsigned "
 					       "integer", where, val);
 		if (v < o->min || v > o->max)
@@ -531,7 +372,7 @@ tp_option_set(struct tp_config *cfg, const struct tp_option *o,
 		tp_store_uint(base + o->offset, o->size, v);
 		return 0;
 	case TP_OT_DURATION:
-		ret = tp_parse_duration(val, &v);
+		ret = tp_option_parse_duration(val, &v);
 		if (ret < 0)
 			return tp_config_error("%s: '%s' is not a duration "
 					       "(e.g. 30s, 500ms, 1.5m)", where,
@@ -558,7 +399,7 @@ tp_option_set(struct tp_config *cfg, const struct tp_option *o,
 		return tp_config_error("%s: unknown value '%s' (one of %s)",
 				       where, val, list);
 	case TP_OT_BOOL:
-		if (tp_parse_bool(val, &b) < 0)
+		if (tp_option_parse_bool(val, &b) < 0)
 			return tp_config_error("%s: '%s' is not yes or no",
 					       where, val);
 		*(bool *)(base + o->offset) = b;
@@ -572,14 +413,14 @@ tp_option_set(struct tp_config *cfg, const struct tp_option *o,
 	case TP_OT_PORTMASK:
 		if (strncmp(val, "0x", 2) == 0 || strncmp(val, "0X", 2) == 0)
 			val += 2;
-		if (tp_parse_u64(val, 16, &v) < 0 || v == 0)
+		if (tp_option_parse_u64(val, 16, &v) < 0 || v == 0)
 			return tp_config_error("%s: '%s' is not a non-zero "
 					       "hexadecimal port mask", where,
 					       val);
 		cfg->portmask = v;
 		return 0;
 	case TP_OT_FLOWSEL:
-		if (tp_parse_flowsel(val, (struct tp_flow_sel *)
+		if (tp_option_parse_flowsel(val, (struct tp_flow_sel *)
 				     (base + o->offset)) < 0)
 			return tp_config_error("%s: '%s' is not ADDR, "
 					       "ADDR:PORT, [ADDR6]:PORT or "
@@ -587,7 +428,7 @@ tp_option_set(struct tp_config *cfg, const struct tp_option *o,
 		strcpy(((struct tp_flow_sel *)(base + o->offset))->text, val);
 		return 0;
 	case TP_OT_LCORES:
-		ret = tp_parse_lcores(val, (bool *)(base + o->offset));
+		ret = tp_option_parse_lcores(val, (bool *)(base + o->offset));
 		if (ret < 0)
 			return tp_config_error("%s: '%s' is not an lcore list "
 					       "like 0,2-3 (ids below %d)",
