@@ -38,8 +38,9 @@ struct tp_ipfix_enc;
 #define TP_IPFIX_EXIT_MS 1000		/* stop: time left to export */
 #define TP_IPFIX_WAIT_MS 1000		/* longest wait for room in the queue */
 
-/* Exporter state: the thread writes everything but 'queue_full' and
- * 'submitted' (main lcore); counters are read with atomic loads.
+/* Exporter state: the thread writes everything but 'queue_full',
+ * 'submitted' and 'wait_room' (the record drainer: the main lcore or the
+ * record writer); counters are read with atomic loads.
  */
 struct tp_ipfix {
 	struct tp_ctx *ctx;
@@ -49,8 +50,9 @@ struct tp_ipfix {
 	rte_thread_t thread;
 	bool thread_started;
 	volatile int stop;		/* set by tp_ipfix_stop() */
-	bool wait_room;			/* a full queue is waited on (main
-					 * lcore; off after a wait that ran out)
+	bool wait_room;			/* a full queue is waited on (set at
+					 * start; cleared by the record
+					 * drainer after a wait ran out)
 					 */
 	uint64_t stop_deadline_ms;
 	int fd;				/* socket, the file's, -1 = none */
