@@ -56,7 +56,7 @@
 
 /** What an RX lcore waited so far for the event device to take a burst. */
 struct tp_rx_wait {
-	uint64_t start_tsc;	/**< TSC at the first refusal. */
+	uint64_t grace_end;	/**< TSC at which the count starts. */
 	uint64_t waited_ns;	/**< Counted wait. */
 	uint64_t last_ns;	/**< This thread's CPU time at the last try;
 				 *   0 while in the grace period.
@@ -88,7 +88,8 @@ tp_rx_sched_calls(const struct tp_ctx *ctx)
 static void
 tp_rx_wait_start(struct tp_rx_wait *w)
 {
-	w->start_tsc = rte_rdtsc();
+	w->grace_end = rte_rdtsc() +
+		rte_get_tsc_hz() / (1000000 / TP_RX_ENQ_GRACE_US);
 	w->waited_ns = 0;
 	w->last_ns = 0;
 }
@@ -105,8 +106,7 @@ tp_rx_wait_expired(const struct tp_ctx *ctx, struct tp_rx_wait *w)
 	uint64_t now, calls;
 
 	if (w->last_ns == 0) {
-		if (rte_rdtsc() - w->start_tsc <
-		    rte_get_tsc_hz() / (1000000 / TP_RX_ENQ_GRACE_US))
+		if (rte_rdtsc() < w->grace_end)
 			return false;
 		w->last_ns = tp_rx_thread_ns();
 		w->sched_calls = tp_rx_sched_calls(ctx);
