@@ -62,10 +62,11 @@
 	  "record; and a burst's bucket loads), its re-arm excluded; "	\
 	  "calls: expiry events")					\
 	X(ENCODE, "record_encode", "main lcore: a flow log line "	\
-	  "(tp_record_write); IPFIX thread: a record into the open "	\
-	  "message (tp_ipfix_export_one); calls: records")		\
+	  "(tp_record_write); IPFIX exporter (its thread or its "	\
+	  "service lcore): a record into the open message "		\
+	  "(tp_ipfix_run_one); calls: records")				\
 	X(WRITE, "record_write", "main lcore: the flow log's write(); "\
-	  "IPFIX thread: a message's send() or write(); calls: writes")
+	  "IPFIX exporter: a message's send() or write(); calls: writes")
 
 /** Stage ids, in TP_STAGE_LIST's order. */
 enum tp_stage {

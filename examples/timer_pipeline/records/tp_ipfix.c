@@ -4,29 +4,27 @@
 
 /*
  * IPFIX exporter (built with libfixbuf; tp_ipfix_stub.c otherwise): the
- * ring between the main lcore's record drain and the exporter thread, and
- * the thread itself (encode with tp_ipfix_enc.h, send over UDP/TCP or
- * write a file). The option checks are in tp_ipfix_opts.c.
+ * ring between the record drain and the exporter, and what runs the
+ * exporter (its work, tp_ipfix_run.c: encode with tp_ipfix_enc.h, send
+ * over UDP/TCP or write a file). The option checks are in tp_ipfix_opts.c.
  *
- * The thread is not an lcore: it may wait in send() or connect() (bounded
- * by short timeouts) without delaying any packet, timer or record drain.
+ * A thread of its own runs it: not an lcore, it may wait in send() or
+ * connect() (bounded by short timeouts) without delaying any packet,
+ * timer or record drain. Where every CPU has an lcore, that thread would
+ * take turns with a service lcore for its CPU; a UDP exporter (which
+ * never waits on its collector) then runs as a service on that service
+ * lcore instead, a burst per call. Only one of the two runs it.
  * Every record handed over ends up exactly once as sent or not sent:
  *   submitted == records + not_sent (queue full, collector down, send
  *   failed, or still queued when the exit deadline passed).
  */
 
 #define _GNU_SOURCE		/* CPU_* */
-#include <arpa/inet.h>
+
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -35,172 +33,27 @@
 #include <rte_malloc.h>
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
+#include <rte_service.h>
+#include <rte_service_component.h>
 #include <rte_thread.h>
 
 #include "dpdk_compat.h"
 
 #include "tp_ctx.h"
 #include "setup/tp_option.h"
+#include "setup/tp_service.h"
 #include "records/tp_ipfix.h"
 #include "records/tp_ipfix_enc.h"
 #include "records/tp_ipfix_io.h"
 #include "records/tp_ipfix_opts.h"
-#include "records/tp_output.h"
-#include "records/tp_sink.h"
+#include "records/tp_ipfix_run.h"
 #include "records/tp_record_types.h"
-#include "reports/tp_slots.h"
-
-/* The options record's values, from the pipeline's counters. */
-static void
-tp_ipfix_exstats(struct tp_ipfix *x, struct tp_ipfix_exstats *es)
-{
-	const struct tp_ctx *ctx = x->ctx;
-	const struct tp_config *cfg = ctx->cfg;
-	struct tp_lcore_stats t;
-	uint64_t idle = 0;
-	unsigned int i;
-
-	x->sum(ctx, &t);
-	for (i = 0; i < TP_TMO_ACTIVE; i++)
-		idle = RTE_MAX(idle, cfg->tmo_ns[i]);
-	memset(es, 0, sizeof(*es));
-	es->process_id = (uint32_t)getpid();
-	es->observed = t.flows_created;
-	es->ignored = t.rx_non_ip + t.rx_malformed +
-		t.drops[TP_DROP_TABLE_FULL];
-	es->not_sent = __atomic_load_n(&x->st.not_sent, __ATOMIC_RELAXED) +
-		__atomic_load_n(&x->st.queue_full, __ATOMIC_RELAXED);
-	es->init_ms = ctx->start_ns / 1000000;
-	es->idle_s = (uint16_t)RTE_MIN(idle / 1000000000, (uint64_t)65535);
-	es->active_s = (uint16_t)RTE_MIN(cfg->tmo_ns[TP_TMO_ACTIVE] /
-					 1000000000, (uint64_t)65535);
-}
-
-/* Templates and the options record, in a message of their own. */
-static void
-tp_ipfix_send_templates(struct tp_ipfix *x)
-{
-	struct tp_ipfix_exstats es;
-
-	if (x->fd < 0)
-		return;
-	tp_ipfix_io_send(x);		/* records first: own message */
-	if (x->fd < 0)
-		return;
-	tp_ipfix_exstats(x, &es);
-	if (tp_ipfix_enc_templates(x->enc, &es) < 0) {
-		TP_LOG(ERR, "IPFIX templates: %s",
-		       tp_ipfix_enc_error(x->enc));
-		return;
-	}
-	if (tp_ipfix_io_send(x))
-		TP_IPFIX_ADD(x, templates, 1);
-	x->next_refresh_ms = tp_ipfix_io_now_ms() +
-		x->ctx->cfg->ipfix_tmpl_refresh_ns / 1000000;
-}
-
-static void
-tp_ipfix_flow_of(struct tp_ipfix_flow *f, const struct tp_flow_record *r)
-{
-	memset(f, 0, sizeof(*f));
-	memcpy(f->src, r->src_addr, sizeof(f->src));
-	memcpy(f->dst, r->dst_addr, sizeof(f->dst));
-	f->start_ms = r->first_ns / 1000000;
-	f->end_ms = r->last_ns / 1000000;
-	f->dir_start_ms[0] = r->dir_first_ns[0] / 1000000;
-	f->dir_end_ms[0] = r->dir_last_ns[0] / 1000000;
-	f->dir_start_ms[1] = r->dir_first_ns[1] / 1000000;
-	f->dir_end_ms[1] = r->dir_last_ns[1] / 1000000;
-	f->octets[0] = r->bytes[0];
-	f->octets[1] = r->bytes[1];
-	f->packets[0] = r->pkts[0];
-	f->packets[1] = r->pkts[1];
-	f->in_if = r->in_port;
-	f->sport = r->src_port;
-	f->dport = r->dst_port;
-	f->vlan = r->vlan[0];
-	f->icmp_tc = r->icmp_type_code;
-	f->ipver = r->ipver;
-	f->proto = r->proto;
-	f->tcp_flags[0] = r->tcp_flags[0];
-	f->tcp_flags[1] = r->tcp_flags[1];
-	f->end_reason = r->end_reason;
-}
-
-/*
- * One flow: its record (or, --ipfix-flows uni, its records) into the open
- * message, or counted as not sent.
- */
-static void
-tp_ipfix_export_one(struct tp_ipfix *x, const struct tp_flow_record *r,
-		    uint64_t now)
-{
-	struct tp_ipfix_flow f;
-	unsigned int done = 0;
-	int ret;
-
-	if (x->fd < 0) {
-		TP_IPFIX_ADD(x, not_sent, 1);
-		return;
-	}
-	tp_ipfix_flow_of(&f, r);
-	if (tp_ipfix_enc_pending(x->enc) == 0)
-		x->last_add_ms = now;
-	ret = tp_ipfix_enc_add(x->enc, &f, &done);
-	if (ret == -EAGAIN) {
-		if (!tp_ipfix_io_send(x) && x->fd < 0) {
-			TP_IPFIX_ADD(x, not_sent, 1);
-			return;
-		}
-		x->last_add_ms = now;
-		ret = tp_ipfix_enc_add(x->enc, &f, &done);
-	}
-	if (ret != 0) {
-		TP_IPFIX_ADD(x, not_sent, 1);
-		TP_LOG(WARNING, "IPFIX record not encoded: %s",
-		       tp_ipfix_enc_error(x->enc));
-	}
-}
-
-/* Timers of the thread: idle flush, TCP reconnect, UDP template refresh. */
-static void
-tp_ipfix_tick(struct tp_ipfix *x, unsigned int drained, uint64_t now)
-{
-	if (x->fd < 0 && x->tcp && now >= x->next_try_ms) {
-		if (tp_ipfix_io_open(x)) {
-			x->backoff_ms = TP_IPFIX_BACKOFF_MIN_MS;
-			tp_ipfix_send_templates(x);
-		} else {
-			tp_ipfix_io_close(x, now);
-		}
-	}
-	if (x->fd < 0)
-		return;
-	if (tp_ipfix_enc_pending(x->enc) > 0 && drained < TP_IPFIX_BURST &&
-	    (x->stop || now - x->last_add_ms >= TP_IPFIX_IDLE_FLUSH_MS))
-		tp_ipfix_io_send(x);
-	if (!x->tcp && !x->file && now >= x->next_refresh_ms)
-		tp_ipfix_send_templates(x);
-}
-
-/* Exit: whatever is still queued past the deadline is not sent. */
-static void
-tp_ipfix_abandon(struct tp_ipfix *x)
-{
-	struct tp_flow_record r[TP_IPFIX_BURST];
-	unsigned int n;
-
-	while ((n = rte_ring_sc_dequeue_burst_elem(x->ring, r, sizeof(r[0]),
-						   TP_IPFIX_BURST, NULL)) > 0)
-		TP_IPFIX_ADD(x, not_sent, n);
-}
 
 static uint32_t
 tp_ipfix_thread(void *arg)
 {
-	struct tp_flow_record r[TP_IPFIX_BURST];
 	struct tp_ipfix *x = arg;
-	unsigned int n, i;
+	unsigned int n;
 	uint64_t now;
 
 #ifdef TP_STAGE_CYCLES
@@ -210,33 +63,115 @@ tp_ipfix_thread(void *arg)
 	while (__atomic_load_n(&x->ctx->start_ns, __ATOMIC_ACQUIRE) == 0 &&
 	       !__atomic_load_n(&x->stop, __ATOMIC_ACQUIRE))
 		usleep(1000);
-	if (tp_ipfix_io_open(x))
-		tp_ipfix_send_templates(x);
-	else if (x->tcp)
-		tp_ipfix_io_close(x, tp_ipfix_io_now_ms());
+	if (x->as_service)
+		return 0;	/* tp_ipfix_service_run() exports */
+	tp_ipfix_run_open(x);
 	for (;;) {
-		n = rte_ring_sc_dequeue_burst_elem(x->ring, r, sizeof(r[0]),
-						   TP_IPFIX_BURST, NULL);
-		now = tp_ipfix_io_now_ms();
-		for (i = 0; i < n; i++)
-			TP_STAGE_RUN(ENCODE, 1,
-				     tp_ipfix_export_one(x, &r[i], now));
-		tp_ipfix_tick(x, n, now);
-		if (__atomic_load_n(&x->stop, __ATOMIC_ACQUIRE)) {
-			if (n == 0 && rte_ring_empty(x->ring))
-				break;
-			if (now >= x->stop_deadline_ms) {
-				tp_ipfix_abandon(x);
-				break;
-			}
-		}
+		n = tp_ipfix_run_round(x, &now);
+		if (tp_ipfix_run_through(x, n, now))
+			break;
 		if (n == 0)
 			usleep(1000);
 	}
-	tp_ipfix_io_send(x);
-	tp_ipfix_send_templates(x);	/* final options record */
-	tp_ipfix_io_close(x, tp_ipfix_io_now_ms());
+	tp_ipfix_run_finish(x);
 	return 0;
+}
+
+/*
+ * The exporter as a service: a round per call, so that the adapter's and
+ * the scheduler's services on the same lcore run between its bursts, not
+ * only when the kernel takes turns between it and the service lcore. Its
+ * stages count as the service lcore's.
+ */
+static int32_t
+tp_ipfix_service_run(void *arg)
+{
+	struct tp_ipfix *x = arg;
+	unsigned int n;
+	uint64_t now;
+
+	if (__atomic_load_n(&x->done, __ATOMIC_RELAXED))
+		return -EAGAIN;
+#ifdef TP_STAGE_CYCLES
+	if (unlikely(RTE_PER_LCORE(tp_stage_self) == NULL))
+		RTE_PER_LCORE(tp_stage_self) =
+			&x->ctx->lc[rte_lcore_id()].stages;
+#endif
+	if (!x->opened) {
+		if (__atomic_load_n(&x->ctx->start_ns, __ATOMIC_ACQUIRE) == 0 &&
+		    !__atomic_load_n(&x->stop, __ATOMIC_ACQUIRE))
+			return -EAGAIN;
+		tp_ipfix_run_open(x);
+		x->opened = true;
+	}
+	n = tp_ipfix_run_round(x, &now);
+	if (tp_ipfix_run_through(x, n, now)) {
+		tp_ipfix_run_finish(x);
+		__atomic_store_n(&x->done, 1, __ATOMIC_RELEASE);
+	}
+	return n > 0 ? 0 : -EAGAIN;
+}
+
+/* Register the service and map it to a service lcore. */
+static int
+tp_ipfix_service_start(struct tp_ipfix *x)
+{
+	struct rte_service_spec spec;
+	unsigned int l;
+	int ret;
+
+	memset(&spec, 0, sizeof(spec));
+	snprintf(spec.name, sizeof(spec.name), "tp_ipfix_exporter");
+	spec.callback = tp_ipfix_service_run;
+	spec.callback_userdata = x;
+	spec.socket_id = (int)rte_socket_id();
+	spec.capabilities = 0;	/* one lcore runs it */
+	ret = rte_service_component_register(&spec, &x->service_id);
+	if (ret < 0)
+		return ret;
+	x->as_service = true;
+	ret = rte_service_component_runstate_set(x->service_id, 1);
+	if (ret == 0)
+		ret = rte_service_runstate_set(x->service_id, 1);
+	if (ret == 0)
+		ret = tp_service_map(x->service_id, "IPFIX exporter");
+	if (ret < 0) {
+		rte_service_component_unregister(x->service_id);
+		x->as_service = false;
+		return ret;
+	}
+	for (l = 0; l < RTE_MAX_LCORE; l++)
+		if (rte_lcore_has_role(l, ROLE_SERVICE) &&
+		    rte_service_map_lcore_get(x->service_id, l) == 1)
+			x->service_lcore = l;
+	return 0;
+}
+
+/*
+ * Stop the service once it is through (bounded: past the exit deadline
+ * this thread ends the export itself, e.g. when its lcore had stopped).
+ */
+static void
+tp_ipfix_service_stop(struct tp_ipfix *x)
+{
+	const uint64_t end = x->stop_deadline_ms + TP_IPFIX_IO_MS;
+
+	while (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE) &&
+	       tp_ipfix_io_now_ms() < end)
+		usleep(1000);
+	rte_service_runstate_set(x->service_id, 0);
+	rte_service_component_runstate_set(x->service_id, 0);
+	while (rte_service_may_be_active(x->service_id) == 1)
+		rte_pause();
+	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE)) {
+		TP_LOG(WARNING, "IPFIX exporter service did not finish: "
+		       "ending the export here");
+		if (!x->opened)
+			tp_ipfix_run_open(x);
+		tp_ipfix_run_abandon(x);
+		tp_ipfix_run_finish(x);
+	}
+	rte_service_component_unregister(x->service_id);
 }
 
 static int
@@ -296,9 +231,9 @@ tp_ipfix_free(struct tp_ctx *ctx)
  * uses; when every CPU has an lcore it falls back to the main lcore's,
  * which also walks the table in the forced end and feeds this thread, so
  * the two take turns. The service lcores' CPUs are the better home then
- * (docs/ipfix.rst).
+ * (docs/ipfix.rst): true when the thread moved there.
  */
-static void
+static bool
 tp_ipfix_place(struct tp_ipfix *x)
 {
 	rte_cpuset_t cur, main_cpus, svc, c;
@@ -307,7 +242,7 @@ tp_ipfix_place(struct tp_ipfix *x)
 	main_cpus = rte_lcore_cpuset(rte_get_main_lcore());
 	if (rte_thread_get_affinity_by_id(x->thread, &cur) != 0 ||
 	    !CPU_EQUAL(&cur, &main_cpus))
-		return;		/* EAL found a CPU without an lcore */
+		return false;	/* EAL found a CPU without an lcore */
 	CPU_ZERO(&svc);
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		if (!rte_lcore_has_role(id, ROLE_SERVICE))
@@ -315,11 +250,8 @@ tp_ipfix_place(struct tp_ipfix *x)
 		c = rte_lcore_cpuset(id);
 		CPU_OR(&svc, &svc, &c);
 	}
-	if (CPU_COUNT(&svc) == 0 ||
-	    rte_thread_set_affinity_by_id(x->thread, &svc) != 0)
-		return;
-	TP_LOG(INFO, "IPFIX thread: every CPU has an lcore; it runs beside "
-	       "the service lcores");
+	return CPU_COUNT(&svc) > 0 &&
+		rte_thread_set_affinity_by_id(x->thread, &svc) == 0;
 }
 
 int
@@ -354,7 +286,20 @@ tp_ipfix_start(struct tp_ctx *ctx, tp_ipfix_sum_t sum)
 		return ret;
 	}
 	x->thread_started = true;
-	tp_ipfix_place(x);
+	/* UDP never waits on its collector: there, the service lcore runs
+	 * the exporter itself rather than share its CPU with the thread.
+	 */
+	if (!tp_ipfix_place(x))
+		return 0;
+	if (!x->tcp && !x->file) {
+		ret = tp_ipfix_service_start(x);
+		if (ret == 0)
+			return 0;	/* tp_service_map() said where */
+		TP_LOG(WARNING, "IPFIX exporter service not started (%s): "
+		       "the thread exports", strerror(-ret));
+	}
+	TP_LOG(INFO, "IPFIX thread: every CPU has an lcore; it runs beside "
+	       "the service lcores");
 	return 0;
 }
 
@@ -376,7 +321,17 @@ tp_ipfix_wait_room(struct tp_ipfix *x, const struct tp_flow_record *r)
 		rte_get_tsc_hz() / 1000 * TP_IPFIX_WAIT_MS;
 
 	while (!x->stop && tp_quit_signal == 0) {
-		sched_yield();
+		/* On the exporter service's own lcore (the record writer
+		 * service's), the service cannot run meanwhile: run it
+		 * here. The two take turns, each moving at most 64 records
+		 * a call, and the queue holds at least 64, so the writer
+		 * should not find it full there; if it does, the lcore does
+		 * not wait on itself.
+		 */
+		if (x->as_service && rte_lcore_id() == x->service_lcore)
+			tp_ipfix_service_run(x);
+		else
+			sched_yield();
 		if (rte_ring_sp_enqueue_elem(x->ring, (void *)(uintptr_t)r,
 					     sizeof(*r)) == 0)
 			return true;
@@ -422,6 +377,8 @@ tp_ipfix_stop(struct tp_ipfix *x)
 	__atomic_store_n(&x->stop, 1, __ATOMIC_RELEASE);
 	rte_thread_join(x->thread, NULL);
 	x->thread_started = false;
+	if (x->as_service)
+		tp_ipfix_service_stop(x);
 	/* The counters stay readable for the summary and the check. */
 	tp_ipfix_enc_free(x->enc);
 	x->enc = NULL;
@@ -440,7 +397,8 @@ tp_ipfix_release(struct tp_ctx *ctx)
 const struct tp_stage_stats *
 tp_ipfix_stages(const struct tp_ipfix *x)
 {
-	return x != NULL ? &x->stages : NULL;
+	/* A service's stages are its service lcore's. */
+	return x != NULL && !x->as_service ? &x->stages : NULL;
 }
 #endif
 

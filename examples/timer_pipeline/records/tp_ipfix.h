@@ -10,10 +10,12 @@
  * exporter's API. Where each part lives:
  * - tp_ipfix_opts.c: the --ipfix* option checks before EAL (every build);
  * - tp_ipfix.c: the exporter (with libfixbuf): a bounded ring fed by the
- *   main lcore's record drain, and a thread of its own that encodes (with
- *   the encoder, tp_ipfix_enc.h) and sends over UDP, TCP (reconnecting
- *   with back-off) or to a file (RFC 5655). No lcore ever waits for it: a
- *   full ring or an absent collector counts records as not sent;
+ *   record drain, and a thread of its own (or, for UDP where every CPU
+ *   has an lcore, a service on a service lcore) that runs its work,
+ *   tp_ipfix_run.c: encode (with the encoder, tp_ipfix_enc.h) and send
+ *   over UDP, TCP (reconnecting with back-off) or to a file (RFC 5655).
+ *   An absent collector counts records as not sent, and so does a full
+ *   ring, unless --ipfix-queue-full has the drainer wait for room;
  * - tp_ipfix_stub.c: the same functions in a build without libfixbuf
  *   (meson picks one of the two), where the option checks refuse export.
  */
@@ -34,8 +36,9 @@ struct tp_ipfix;
 int tp_ipfix_start(struct tp_ctx *ctx, tp_ipfix_sum_t sum);
 
 /**
- * Queue one record for export to @p x (ctx->ipfix, not NULL; main lcore,
- * never waits): a full ring counts it as not sent.
+ * Queue one record for export to @p x (ctx->ipfix, not NULL; the record
+ * drainer): a full ring counts it as not sent, or, with waiting on
+ * (--ipfix-queue-full), is waited on for a bounded time first.
  */
 void tp_ipfix_submit(struct tp_ipfix *x, const struct tp_flow_record *r);
 
@@ -47,8 +50,8 @@ uint32_t tp_ipfix_room(const struct tp_ipfix *x);
 
 /**
  * Export what is queued, send the final options record, close and stop
- * the thread of @p x (ctx->ipfix; NULL: nothing), within a bounded time
- * (records left then are not sent).
+ * the thread or service of @p x (ctx->ipfix; NULL: nothing), within a
+ * bounded time (records left then are not sent).
  */
 void tp_ipfix_stop(struct tp_ipfix *x);
 
@@ -60,7 +63,8 @@ struct tp_stage_stats;
 /**
  * The exporter thread's stage cycles (tp_stages.h), read relaxed.
  *
- * @return NULL when the exporter is off (or not built).
+ * @return NULL when the exporter is off (or not built), or ran as a
+ *   service (its stages are then its service lcore's).
  */
 const struct tp_stage_stats *tp_ipfix_stages(const struct tp_ipfix *x);
 #endif

@@ -5,7 +5,8 @@
 /*
  * The exporter's transport (tp_ipfix_io.h): UDP, TCP with bounded
  * connects and sends and a backoff, or a file through the record sink.
- * Runs on the exporter thread only; counters are stored atomically.
+ * Runs on the exporter's thread or service only; counters are stored
+ * atomically.
  */
 
 #include <arpa/inet.h>
@@ -117,6 +118,28 @@ tp_ipfix_io_close(struct tp_ipfix *x, uint64_t now)
 				(uint64_t)TP_IPFIX_BACKOFF_MAX_MS);
 }
 
+/*
+ * One datagram. The thread may wait for room in the socket's send buffer;
+ * the exporter service waits at most TP_IPFIX_SVC_SEND_MS, then counts
+ * the message's records as not sent: it shares its lcore with the
+ * pipeline's services.
+ */
+static bool
+tp_ipfix_io_udp(struct tp_ipfix *x, const uint8_t *p, size_t len)
+{
+	struct pollfd pfd = { .fd = x->fd, .events = POLLOUT };
+	ssize_t n;
+
+	if (!x->as_service)
+		return TP_STAGE_RET(WRITE, 1, send(x->fd, p, len, 0)) ==
+			(ssize_t)len;
+	n = TP_STAGE_RET(WRITE, 1, send(x->fd, p, len, MSG_DONTWAIT));
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
+	    poll(&pfd, 1, TP_IPFIX_SVC_SEND_MS) == 1)
+		n = TP_STAGE_RET(WRITE, 1, send(x->fd, p, len, MSG_DONTWAIT));
+	return n == (ssize_t)len;
+}
+
 /* Write a whole message; a TCP stream cut mid-message is closed. */
 bool
 tp_ipfix_io_write(struct tp_ipfix *x, const uint8_t *p, size_t len,
@@ -129,8 +152,7 @@ tp_ipfix_io_write(struct tp_ipfix *x, const uint8_t *p, size_t len,
 	if (x->file)	/* cut back to whole messages on an error */
 		return tp_sink_put(&x->sink, p, len, nrec) == 0;
 	if (!x->tcp)
-		return TP_STAGE_RET(WRITE, 1, send(x->fd, p, len, 0)) ==
-			(ssize_t)len;
+		return tp_ipfix_io_udp(x, p, len);
 	while (len > 0) {
 		n = TP_STAGE_RET(WRITE, 1, send(x->fd, p, len, MSG_NOSIGNAL));
 		if (n < 0 && errno == EINTR)

@@ -37,6 +37,7 @@ struct tp_ipfix_enc;
 #define TP_IPFIX_IDLE_FLUSH_MS 10	/* a partial message waits this long */
 #define TP_IPFIX_EXIT_MS 1000		/* stop: time left to export */
 #define TP_IPFIX_WAIT_MS 1000		/* longest wait for room in the queue */
+#define TP_IPFIX_SVC_SEND_MS 1		/* service: longest wait in a send */
 
 /* Exporter state: the thread writes everything but 'queue_full',
  * 'submitted' and 'wait_room' (the record drainer: the main lcore or the
@@ -49,6 +50,14 @@ struct tp_ipfix {
 	struct tp_ipfix_enc *enc;
 	rte_thread_t thread;
 	bool thread_started;
+	bool as_service;		/* the exporter runs as a service
+					 * (tp_ipfix_start() decides, before
+					 * the launch; then read only)
+					 */
+	uint32_t service_id;
+	unsigned int service_lcore;	/* the service lcore it runs on */
+	bool opened;			/* service: transport opened */
+	int done;			/* service: finished (release) */
 	volatile int stop;		/* set by tp_ipfix_stop() */
 	bool wait_room;			/* a full queue is waited on (set at
 					 * start; cleared by the record

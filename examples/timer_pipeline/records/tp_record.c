@@ -399,7 +399,7 @@ tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r)
 		TP_STAGE_RUN(ENCODE, 1, tp_record_write(&ctx->rec.log,
 					ctx->cfg->log_format, r));
 	if (ctx->ipfix != NULL)
-		tp_ipfix_submit(ctx->ipfix, r);	/* never waits */
+		tp_ipfix_submit(ctx->ipfix, r);
 }
 
 /*
