@@ -42,6 +42,7 @@
 #include "datapath/tp_control_types.h"
 #include "datapath/tp_flow_types.h"
 #include "datapath/tp_lcore_types.h"
+#include "datapath/tp_rx_hold.h"
 #include "datapath/tp_stages.h"
 #include "records/tp_record_types.h"
 #include "records/tp_trace_types.h"
@@ -100,6 +101,7 @@ struct tp_ctx {
 	unsigned int nb_worker_lcores;	/**< Worker lcores. */
 	/** Packets are metered by RX, not sent as events (--packet-path). */
 	bool inline_path;
+	struct tp_rx_hold rx_hold;	/**< Inline path: RX held back. */
 	struct tp_lcore lc[RTE_MAX_LCORE]; /**< Per-lcore state. */
 	/* Control (main lcore). */
 	volatile uint32_t phase;	/**< enum tp_phase. */

@@ -519,6 +519,7 @@ tp_flow_expired(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 
 	tp_stats_lateness(&lc->stats, now > f->deadline_tsc ?
 			  tp_cycles_to_ns(now - f->deadline_tsc, ctx->flow_hz) : 0);
+	tp_rx_hold_expiry(&ctx->rx_hold, now, f->deadline_tsc);
 	lc->stats.tim_expired++;
 	TP_TRACE(ctx, f, TP_FLOW_STEP_EXPIRE, now > f->deadline_tsc ?
 		 tp_cycles_to_ns(now - f->deadline_tsc, ctx->flow_hz) : 0, 0);

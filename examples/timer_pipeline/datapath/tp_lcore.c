@@ -25,6 +25,7 @@
 #include "records/tp_record.h"
 #include "datapath/tp_lcore.h"
 #include "datapath/tp_rx.h"
+#include "datapath/tp_rx_hold.h"
 #include "datapath/tp_worker.h"
 
 #ifdef TP_STAGE_CYCLES
@@ -108,16 +109,20 @@ tp_lcore_roles_setup(struct tp_ctx *ctx)
 		TP_LOG(ERR, "--worker-lcores is empty (see --help)");
 		return -EINVAL;
 	}
-	/* auto: inline where the capture clock paces RX (it moves only
-	 * once the expiries before it are handled); on the wall clock the
-	 * event device's backpressure keeps RX from admitting flows faster
-	 * than they end.
+	/* auto: inline in drop and monitor modes, where nothing is
+	 * forwarded. On the wall clock the workers then hold RX back while
+	 * expiries run more than two ticks late (struct tp_rx_hold), as the
+	 * event device's backpressure does on the event path; the capture
+	 * clock moves only once the expiries before it are handled.
 	 */
 	ctx->inline_path = cfg->packet_path == TP_PATH_INLINE ||
 		(cfg->packet_path == TP_PATH_AUTO &&
-		 cfg->clock == TP_CLOCK_CAPTURE &&
 		 (cfg->fwd_mode == TP_FWD_DROP ||
 		  cfg->fwd_mode == TP_FWD_MONITOR));
+	if (ctx->inline_path && cfg->clock != TP_CLOCK_CAPTURE) {
+		ctx->rx_hold.late = 2 * ctx->tick_cycles;
+		ctx->rx_hold.hold = RTE_MAX(ctx->tick_cycles / 4, (uint64_t)1);
+	}
 	ctx->evd.adapter_port = port;
 	ctx->evd.nb_ports = port + 1;
 	return 0;
@@ -267,6 +272,17 @@ tp_lcore_rx_wait_worker(struct tp_ctx *ctx, struct tp_lcore *lc)
 		tp_control_poll(ctx, lc, rte_get_timer_cycles());
 }
 
+/* Whether the workers hold RX back (the inline path, wall clock). */
+static __rte_always_inline bool
+tp_lcore_rx_held(const struct tp_ctx *ctx, struct tp_lcore *lc)
+{
+	if (likely(ctx->rx_hold.late == 0) ||
+	    !tp_rx_hold_on(&ctx->rx_hold, rte_get_timer_cycles()))
+		return false;
+	lc->stats.rx_held_polls++;
+	return true;
+}
+
 /* The lcore loop, specialised on its roles. 8< */
 static __rte_always_inline int
 tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
@@ -289,12 +305,13 @@ tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
 			rx_on = false;
 		}
 		/* On the inline path, expiries come first: while the worker
-		 * role finds timer events, RX admits no new flow, so that
-		 * ending flows keeps up with creating them and their
-		 * lateness stays bounded (packets would otherwise meet no
-		 * backpressure at all: none crosses the event device).
+		 * role finds timer events, or the workers found them late,
+		 * RX admits no new flow, so that ending flows keeps up with
+		 * creating them and their lateness stays bounded (packets
+		 * would otherwise meet no backpressure at all: none crosses
+		 * the event device).
 		 */
-		if (rx_on && !wk_busy)
+		if (rx_on && !wk_busy && !tp_lcore_rx_held(ctx, lc))
 			work += tp_rx_poll(ctx, lc,
 					   (roles & TP_ROLE_WORKER) != 0 ?
 					   tp_lcore_rx_wait_worker :

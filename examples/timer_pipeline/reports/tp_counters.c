@@ -148,6 +148,11 @@
 	C(idle_polls, TP_GRP_EVENTS, "idle_polls", TP_CTR_LCORE, "polls", \
 	  "Polls (RX or dequeue) that found no work.", \
 	  "Grows with time when idle.") \
+	C(rx_held_polls, TP_GRP_EVENTS, "rx_held_polls", 0, "polls", \
+	  "Inline packet path, wall clock: RX polls skipped " \
+	  "because a worker handled an expiry more than two ticks after " \
+	  "its deadline (RX then reads no packet for a quarter tick).", \
+	  "Flows came faster than they end: backpressure.") \
 	C(port_ipackets, TP_GRP_PORTS, "ipackets", 0, "packets", \
 	  "The ethdev counters summed over the ports: packets received.", \
 	  "What never reached the pipeline shows only in port_*.") \
@@ -400,6 +405,7 @@ tp_counters_from_slots(const struct tp_lcore_stats *t, struct tp_counters *c)
 	c->events_in_flight = t->ev_enq - t->ev_deq_pkt;
 	c->enqueue_retries = t->ev_enq_retry;
 	c->idle_polls = t->idle_polls;
+	c->rx_held_polls = t->rx_held_polls;
 }
 
 bool

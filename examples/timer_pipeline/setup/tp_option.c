@@ -155,8 +155,8 @@ const struct tp_option tp_options[] = {
 		"events (every packet crosses the event device to a worker, "
 		"as in l2fwd-event), inline (drop and monitor modes only: "
 		"the RX lcore meters the packet and frees it; only timer "
-		"events cross) or auto (inline in drop and monitor modes "
-		"with --clock capture)"),
+		"events cross; on the wall clock RX waits while expiries run "
+		"late) or auto (inline in drop and monitor modes)"),
 	TP_BOOL("mac-updating", "ports", mac_updating,
 		"rewrite source/destination MAC like l2fwd"),
 	TP_ENUM("malformed", "ports", malformed, tp_malformed_names, "POLICY",
