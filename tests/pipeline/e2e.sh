@@ -162,7 +162,7 @@ fi
 # RX held back on the inline path (wall clock): 3000 one-packet flows
 # that all expire within a tick or two (1-ms ticks), and a worker made
 # slow (--fault-worker-delay-us 100 a burst, about 320 expiries a ms):
-# it handles most of them more than two ticks after their deadlines, and
+# it handles most of them more than 1.25 ticks after their deadlines, and
 # RX then polls no port for a quarter tick each time (rx_held_polls).
 # Every flow still ends once (the exactly-once check). On the event
 # path the event device's backpressure does that instead: no RX poll is

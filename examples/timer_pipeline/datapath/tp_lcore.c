@@ -111,7 +111,8 @@ tp_lcore_roles_setup(struct tp_ctx *ctx)
 	}
 	/* auto: inline in drop and monitor modes, where nothing is
 	 * forwarded. On the wall clock the workers then hold RX back while
-	 * expiries run more than two ticks late (struct tp_rx_hold), as the
+	 * expiries run more than a tick and a quarter late (a timer fires
+	 * up to a tick after its deadline; tp_rx_hold.h), as the
 	 * event device's backpressure does on the event path; the capture
 	 * clock moves only once the expiries before it are handled.
 	 */
@@ -120,7 +121,7 @@ tp_lcore_roles_setup(struct tp_ctx *ctx)
 		 (cfg->fwd_mode == TP_FWD_DROP ||
 		  cfg->fwd_mode == TP_FWD_MONITOR));
 	if (ctx->inline_path && cfg->clock != TP_CLOCK_CAPTURE) {
-		ctx->rx_hold.late = 2 * ctx->tick_cycles;
+		ctx->rx_hold.late = ctx->tick_cycles + ctx->tick_cycles / 4;
 		ctx->rx_hold.hold = RTE_MAX(ctx->tick_cycles / 4, (uint64_t)1);
 	}
 	ctx->evd.adapter_port = port;

@@ -150,8 +150,9 @@
 	  "Grows with time when idle.") \
 	C(rx_held_polls, TP_GRP_EVENTS, "rx_held_polls", 0, "polls", \
 	  "Inline packet path, wall clock: RX polls skipped " \
-	  "because a worker handled an expiry more than two ticks after " \
-	  "its deadline (RX then reads no packet for a quarter tick).", \
+	  "because a worker handled an expiry more than a tick and a " \
+	  "quarter after its deadline (RX then reads no packet for a " \
+	  "quarter tick).", \
 	  "Flows came faster than they end: backpressure.") \
 	C(port_ipackets, TP_GRP_PORTS, "ipackets", 0, "packets", \
 	  "The ethdev counters summed over the ports: packets received.", \
