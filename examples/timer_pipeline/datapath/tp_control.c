@@ -96,7 +96,8 @@ tp_control_captures_read(const struct tp_ctx *ctx, uint64_t rx_counted)
 /*
  * Input over, nothing stashed: every capture read (and no packet counted
  * since the last pass), or RX silent for eof_quiet_ns (a live interface;
- * a capture whose end the counters missed).
+ * a capture whose end the counters missed), not counting the time RX
+ * skipped its polls for expiries.
  */
 static bool
 tp_control_input_done(struct tp_ctx *ctx, const struct tp_lcore_stats *t,
@@ -112,10 +113,20 @@ tp_control_input_done(struct tp_ctx *ctx, const struct tp_lcore_stats *t,
 	/* --clock capture: the clock must first go as far as it can. */
 	if (!tp_clock_at_end(ctx))
 		return false;
-	if (!tp_control_captures_read(ctx, t->rx_pkts) &&
-	    (t->rx_pkts == 0 || now - ctx->ctl.rx_change_tsc <
-	     tp_ns_to_cycles(ctx->input.eof_quiet_ns, ctx->hz)))
-		return false;
+	if (!tp_control_captures_read(ctx, t->rx_pkts)) {
+		/* An RX lcore that skipped polls (the inline path: expiries
+		 * come first) did not hear its input fall silent.
+		 */
+		if (t->rx_yield_polls + t->rx_held_polls !=
+		    ctx->ctl.rx_skips_seen) {
+			ctx->ctl.rx_skips_seen = t->rx_yield_polls +
+				t->rx_held_polls;
+			ctx->ctl.rx_change_tsc = now;
+		}
+		if (t->rx_pkts == 0 || now - ctx->ctl.rx_change_tsc <
+		    tp_ns_to_cycles(ctx->input.eof_quiet_ns, ctx->hz))
+			return false;
+	}
 	for (id = 0; id < RTE_MAX_LCORE; id++)
 		if (__atomic_load_n(&ctx->lc[id].stashed,
 				    __ATOMIC_RELAXED) != 0)

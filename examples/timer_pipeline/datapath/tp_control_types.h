@@ -33,6 +33,9 @@ struct tp_ctl {
 	uint64_t stats_next_tsc;	/**< Next stats screen. */
 	uint64_t rx_seen;		/**< RX total at the last tick. */
 	uint64_t rx_change_tsc;		/**< When it last changed. */
+	uint64_t rx_skips_seen;		/**< RX polls skipped (inline path:
+					 * expiries first) at the last tick.
+					 */
 	const char *stop_reason;	/**< Why the run stopped. */
 	bool aborted;			/**< Second signal or drain timeout. */
 };

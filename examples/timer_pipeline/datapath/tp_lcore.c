@@ -275,13 +275,10 @@ tp_lcore_rx_wait_worker(struct tp_ctx *ctx, struct tp_lcore *lc)
 
 /* Whether the workers hold RX back (the inline path, wall clock). */
 static __rte_always_inline bool
-tp_lcore_rx_held(const struct tp_ctx *ctx, struct tp_lcore *lc)
+tp_lcore_rx_held(const struct tp_ctx *ctx)
 {
-	if (likely(ctx->rx_hold.late == 0) ||
-	    !tp_rx_hold_on(&ctx->rx_hold, rte_get_timer_cycles()))
-		return false;
-	lc->stats.rx_held_polls++;
-	return true;
+	return unlikely(ctx->rx_hold.late != 0) &&
+		tp_rx_hold_on(&ctx->rx_hold, rte_get_timer_cycles());
 }
 
 /* The lcore loop, specialised on its roles. 8< */
@@ -312,7 +309,11 @@ tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
 		 * would otherwise meet no backpressure at all: none crosses
 		 * the event device).
 		 */
-		if (rx_on && !wk_busy && !tp_lcore_rx_held(ctx, lc))
+		if (rx_on && wk_busy)
+			lc->stats.rx_yield_polls++;
+		else if (rx_on && tp_lcore_rx_held(ctx))
+			lc->stats.rx_held_polls++;
+		else if (rx_on)
 			work += tp_rx_poll(ctx, lc,
 					   (roles & TP_ROLE_WORKER) != 0 ?
 					   tp_lcore_rx_wait_worker :

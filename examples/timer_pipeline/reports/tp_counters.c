@@ -148,6 +148,10 @@
 	C(idle_polls, TP_GRP_EVENTS, "idle_polls", TP_CTR_LCORE, "polls", \
 	  "Polls (RX or dequeue) that found no work.", \
 	  "Grows with time when idle.") \
+	C(rx_yield_polls, TP_GRP_EVENTS, "rx_yield_polls", 0, "polls", \
+	  "Inline packet path: RX polls skipped because the worker role " \
+	  "of the same lcore found expiries (they come first).", \
+	  "Grows while flows end in bulk.") \
 	C(rx_held_polls, TP_GRP_EVENTS, "rx_held_polls", 0, "polls", \
 	  "Inline packet path, wall clock: RX polls skipped " \
 	  "because a worker handled an expiry more than a tick and a " \
@@ -406,6 +410,7 @@ tp_counters_from_slots(const struct tp_lcore_stats *t, struct tp_counters *c)
 	c->events_in_flight = t->ev_enq - t->ev_deq_pkt;
 	c->enqueue_retries = t->ev_enq_retry;
 	c->idle_polls = t->idle_polls;
+	c->rx_yield_polls = t->rx_yield_polls;
 	c->rx_held_polls = t->rx_held_polls;
 }
 

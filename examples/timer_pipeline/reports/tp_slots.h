@@ -64,6 +64,7 @@ struct tp_lcore_stats {
 	uint64_t lat_max_ns;		/**< Largest expiry lateness. */
 	uint64_t lat_hist[TP_LAT_BUCKETS]; /**< Lateness histogram. */
 	uint64_t idle_polls;		/**< Polls that found nothing. */
+	uint64_t rx_yield_polls;	/**< RX polls skipped for expiries. */
 	uint64_t rx_held_polls;		/**< RX polls the workers held back. */
 } __rte_cache_aligned;
 
