@@ -7,9 +7,9 @@
 
 /*
  * The IPFIX exporter's state (struct tp_ipfix, tp_ipfix.c's) and its
- * transport (tp_ipfix_io.c). The thread writes everything but
- * 'queue_full' and 'submitted' (main lcore); counters are read with
- * atomic loads.
+ * transport (tp_ipfix_io.c). Whichever runs the exporter (its thread or
+ * its service) writes everything but 'queue_full', 'submitted' and
+ * 'wait_room' (the record drainer); counters are read with atomic loads.
  */
 
 #include <stdbool.h>
@@ -39,9 +39,10 @@ struct tp_ipfix_enc;
 #define TP_IPFIX_WAIT_MS 1000		/* longest wait for room in the queue */
 #define TP_IPFIX_SVC_SEND_MS 1		/* service: longest wait in a send */
 
-/* Exporter state: the thread writes everything but 'queue_full',
- * 'submitted' and 'wait_room' (the record drainer: the main lcore or the
- * record writer); counters are read with atomic loads.
+/* Exporter state: what runs the exporter (thread or service) writes
+ * everything but 'queue_full', 'submitted' and 'wait_room' (the record
+ * drainer: the main lcore or the record writer), and the main lcore sets
+ * the fields up before the launch; counters are read with atomic loads.
  */
 struct tp_ipfix {
 	struct tp_ctx *ctx;
