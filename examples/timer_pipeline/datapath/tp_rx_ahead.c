@@ -173,7 +173,6 @@ tp_rx_ahead_halt(struct tp_rx_ahead *ra)
 int
 tp_rx_ahead_register(struct tp_ctx *ctx, struct tp_rxq *q)
 {
-	struct rte_service_spec spec;
 	struct tp_rx_ahead *ra;
 	char name[RTE_RING_NAMESIZE];
 	int ret;
@@ -193,15 +192,9 @@ tp_rx_ahead_register(struct tp_ctx *ctx, struct tp_rxq *q)
 	}
 	ra->ctx = ctx;
 	ra->q = q;
-	memset(&spec, 0, sizeof(spec));
-	snprintf(spec.name, sizeof(spec.name), "tp_rx_ahead_%u", q->port);
-	spec.callback = tp_rx_ahead_run;
-	spec.callback_userdata = ra;
-	spec.socket_id = (int)rte_socket_id();
-	ret = rte_service_component_register(&spec, &ra->service_id);
+	ret = tp_service_register(&ra->service_id, tp_rx_ahead_run, ra,
+				  "read-ahead", "tp_rx_ahead_%u", q->port);
 	if (ret < 0) {
-		TP_LOG(ERR, "cannot register the read-ahead service: %s",
-		       strerror(-ret));
 		rte_ring_free(ra->ring);
 		rte_free(ra);
 		return ret;

@@ -44,12 +44,11 @@ tp_rx_hold_expiry(struct tp_rx_hold *h, uint64_t now, uint64_t deadline)
 		__atomic_store_n(&h->until, until, __ATOMIC_RELAXED);
 }
 
-/* RX: whether it is held back at 'now'. */
+/* RX: whether it is held back at 'now' ('until' stays 0 if late is). */
 static __rte_always_inline bool
 tp_rx_hold_on(const struct tp_rx_hold *h, uint64_t now)
 {
-	return h->late != 0 &&
-		now < __atomic_load_n(&h->until, __ATOMIC_RELAXED);
+	return now < __atomic_load_n(&h->until, __ATOMIC_RELAXED);
 }
 
 #endif /* _TP_RX_HOLD_H_ */

@@ -116,17 +116,11 @@ tp_ipfix_service_run(void *arg)
 static int
 tp_ipfix_service_start(struct tp_ipfix *x)
 {
-	struct rte_service_spec spec;
 	unsigned int l;
 	int ret;
 
-	memset(&spec, 0, sizeof(spec));
-	snprintf(spec.name, sizeof(spec.name), "tp_ipfix_exporter");
-	spec.callback = tp_ipfix_service_run;
-	spec.callback_userdata = x;
-	spec.socket_id = (int)rte_socket_id();
-	spec.capabilities = 0;	/* one lcore runs it */
-	ret = rte_service_component_register(&spec, &x->service_id);
+	ret = tp_service_register(&x->service_id, tp_ipfix_service_run, x,
+				  "IPFIX exporter", "tp_ipfix_exporter");
 	if (ret < 0)
 		return ret;
 	x->as_service = true;

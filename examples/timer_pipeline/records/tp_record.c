@@ -517,23 +517,14 @@ int
 tp_record_service_register(struct tp_ctx *ctx)
 {
 	struct tp_records *rec = &ctx->rec;
-	struct rte_service_spec spec;
 	int ret;
 
 	if (!tp_record_wanted(ctx))
 		return 0;
-	memset(&spec, 0, sizeof(spec));
-	snprintf(spec.name, sizeof(spec.name), "tp_record_writer");
-	spec.callback = tp_record_service_run;
-	spec.callback_userdata = ctx;
-	spec.socket_id = (int)rte_socket_id();
-	spec.capabilities = 0;	/* one lcore runs it */
-	ret = rte_service_component_register(&spec, &rec->service_id);
-	if (ret < 0) {
-		TP_LOG(ERR, "cannot register the record writer service: %s",
-		       strerror(-ret));
+	ret = tp_service_register(&rec->service_id, tp_record_service_run,
+				  ctx, "record writer", "tp_record_writer");
+	if (ret < 0)
 		return ret;
-	}
 	rec->service_on = true;
 	return 0;
 }

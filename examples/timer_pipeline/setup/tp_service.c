@@ -3,14 +3,17 @@
  */
 
 /*
- * Service lcores: a service (the event scheduler, the timer adapter, the
- * record writer, a capture's read-ahead) is mapped to the service lcore
- * running the fewest, at setup on the main lcore; and whether a service
- * shares its lcore with a running one (any lcore, read only).
+ * Service lcores: our services (the record writer, a capture's
+ * read-ahead, the IPFIX exporter) registered; a service (those and the
+ * event scheduler, the timer adapter) mapped to the service lcore running
+ * the fewest, at setup on the main lcore; and whether a service shares
+ * its lcore with a running one (any lcore, read only).
  */
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -22,6 +25,29 @@
 
 /* Above DPDK's service table (RTE_SERVICE_NUM_MAX, 64, not exported). */
 #define TP_SERVICE_ID_LIMIT 1024u
+
+int
+tp_service_register(uint32_t *id, rte_service_func cb, void *arg,
+		    const char *what, const char *name_fmt, ...)
+{
+	struct rte_service_spec spec;
+	va_list ap;
+	int ret;
+
+	memset(&spec, 0, sizeof(spec));
+	va_start(ap, name_fmt);
+	vsnprintf(spec.name, sizeof(spec.name), name_fmt, ap);
+	va_end(ap);
+	spec.callback = cb;
+	spec.callback_userdata = arg;
+	spec.socket_id = (int)rte_socket_id();
+	spec.capabilities = 0;	/* one lcore runs it at a time */
+	ret = rte_service_component_register(&spec, id);
+	if (ret < 0)
+		TP_LOG(ERR, "cannot register the %s service: %s", what,
+		       strerror(-ret));
+	return ret;
+}
 
 /* Map a service to the service lcore running the fewest services. 8< */
 int

@@ -10,6 +10,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_service_component.h>
+
+/**
+ * Register a service of ours, run by one lcore at a time: name (printf
+ * style, up to RTE_SERVICE_NAME_MAX), callback and its argument; what
+ * names it in the log of a failure.
+ *
+ * @return 0 with its id in *id, or a negative errno (logged).
+ */
+int tp_service_register(uint32_t *id, rte_service_func cb, void *arg,
+			const char *what, const char *name_fmt, ...)
+	__rte_format_printf(5, 6);
+
 /**
  * Map a service to the service lcore running the fewest services and
  * start it there; what names it in the logs.
