@@ -396,13 +396,20 @@ timer_adapter_start(const struct timer_adapter *cadapter)
 	if (!adapter->service_registered)
 		return -ESRCH;
 	mapped = ta_mapped_lcores(adapter->service_id);
-	if (mapped == 0)
-		return -ENOENT;
 	if (mapped > 1)
 		return -ENOTSUP;
+	rte_service_component_runstate_set(adapter->service_id, 1);
+	/* Mapped to no service lcore, the service may still run where the
+	 * application runs it (rte_service_run_iter_on_app_lcore()), once
+	 * it has turned DPDK's mapped check off: the runstate then reads
+	 * running without a mapped lcore.
+	 */
+	if (mapped == 0 && rte_service_runstate_get(adapter->service_id) != 1) {
+		rte_service_component_runstate_set(adapter->service_id, 0);
+		return -ENOENT;
+	}
 	/* Queues may have been set up again while we were stopped. */
 	memset(adapter->qsched, 0, sizeof(adapter->qsched));
-	rte_service_component_runstate_set(adapter->service_id, 1);
 	__atomic_store_n(&adapter->started, 1, __ATOMIC_RELEASE);
 	return 0;
 }

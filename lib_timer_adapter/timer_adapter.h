@@ -117,6 +117,14 @@
  *   configuration should use timer_adapter_create_ext(). Through
  *   event_direct: DPDK's (DPDK's default port callback runs: the
  *   difference disappears).
+ * - [app-lcore-service] start succeeds with the service mapped to no
+ *   service lcore once the application has turned the service's mapped
+ *   check off (rte_service_set_runstate_mapped_check(id, 0): DPDK's way
+ *   of saying that the application runs the service itself, with
+ *   rte_service_run_iter_on_app_lcore()) and set its runstate (DPDK's
+ *   adapter counts only mapped service lcores and returns ENOENT, so it
+ *   cannot run on an application lcore). Through event_direct: ours
+ *   (DPDK's start calls our start).
  * - [remaining-ticks; before 23.03] remaining_ticks_get exists (DPDK's
  *   call appeared in 23.03; built against 23.03 or later, both return the
  *   same). Through event_direct: DPDK's (22.11 has no call that reaches
@@ -241,7 +249,11 @@ timer_adapter_free(struct timer_adapter *adapter);
  *
  * The application maps the service (timer_adapter_service_id_get()) to one
  * service lcore, sets its runstate and starts the lcore, as for DPDK's
- * software adapter.
+ * software adapter. Or it runs the service on its own lcores with
+ * rte_service_run_iter_on_app_lcore(): it then turns DPDK's mapped check
+ * off (rte_service_set_runstate_mapped_check(id, 0)) and sets the
+ * runstate before starting, and maps the service to no service lcore
+ * (the app-lcore-service difference).
  *
  * @param adapter
  *   The adapter.
@@ -249,7 +261,8 @@ timer_adapter_free(struct timer_adapter *adapter);
  *   - 0: success.
  *   - -EINVAL: adapter is NULL or not allocated.
  *   - -EALREADY: already started.
- *   - -ENOENT: the service is mapped to no service lcore.
+ *   - -ENOENT: the service is mapped to no service lcore, and its mapped
+ *     check is on or its runstate is not set.
  *   - -ENOTSUP: the service is mapped to more than one service lcore.
  */
 int

@@ -167,6 +167,18 @@ TA_CASE(test_start_stop_errors)
 	TP_ASSERT_EQ(timer_adapter_stop(a), 0, "stop of a stopped adapter");
 	TP_ASSERT_EQ(timer_adapter_start(a), -ENOENT, "service unmapped");
 
+	/* Run by the application (mapped check off): runstate needed. */
+	TP_ASSERT_EQ(rte_service_set_runstate_mapped_check(svc, 0), 0,
+		     "mapped check off");
+	TP_ASSERT_EQ(timer_adapter_start(a), -ENOENT, "runstate not set");
+	TP_ASSERT_EQ(rte_service_runstate_set(svc, 1), 0, "runstate");
+	TP_ASSERT_EQ(timer_adapter_start(a), 0, "start, app lcore");
+	TP_ASSERT_EQ(timer_adapter_stop(a), 0, "stop, app lcore");
+	TP_ASSERT_EQ(rte_service_set_runstate_mapped_check(svc, 1), 0,
+		     "mapped check on");
+	TP_ASSERT_EQ(timer_adapter_start(a), -ENOENT, "unmapped, check on");
+	TP_ASSERT_EQ(rte_service_runstate_set(svc, 0), 0, "runstate off");
+
 	/*
 	 * Two service lcores: lcore 2 becomes one for the check only (it is
 	 * never started, mapping needs no running lcore).

@@ -135,6 +135,8 @@ static const struct known_diff known_diffs[] = {
 	  "DPDK takes the whole burst's objects up front: all or nothing" },
 	{ "partial-burst", "pool_exhausted", "cancel_rest", "ret=0", "ret=3",
 	  "follows from burst_8_with_3_free (only ours armed three)" },
+	{ "app-lcore-service", "lifecycle", "start_app_lcore", "ret=-ENOENT",
+	  "ret=0", "DPDK's start counts only service lcores mapped" },
 	{ "remaining-ticks", "remaining_ticks", "armed", "ret=-ENOTSUP",
 	  "ret=0 rem=ok", "DPDK before 23.03 has no remaining_ticks_get" },
 	{ "remaining-ticks", "remaining_ticks", "null_out", "ret=-ENOTSUP",
@@ -512,6 +514,13 @@ scn_lifecycle(const struct drv *d, struct dlog *lg)
 	rec_int(lg, "service_id_get", d->ops->service_id_get(a, &svc));
 	rec_int(lg, "service_id_get_null", d->ops->service_id_get(a, NULL));
 	rec_int(lg, "start_unmapped", d->ops->start(a));
+	/* The application runs the service itself: its mapped check off. */
+	rte_service_set_runstate_mapped_check(svc, 0);
+	rte_service_runstate_set(svc, 1);
+	rec_int(lg, "start_app_lcore", d->ops->start(a));
+	rec_int(lg, "stop_app_lcore", d->ops->stop(a));
+	rte_service_set_runstate_mapped_check(svc, 1);
+	rte_service_runstate_set(svc, 0);
 	rte_service_lcore_add(w);
 	rte_service_map_lcore_set(svc, tc_env.svc_lcore, 1);
 	rte_service_map_lcore_set(svc, w, 1);
