@@ -166,7 +166,8 @@ static const struct tp_flow_ops tp_main_flow_ops = {
  * Where the record writer has a CPU of its own: under the capture clock on
  * the inline path, whose lcore runs the adapter's and the scheduler's
  * services itself (the service lcore would idle), or beside a service
- * lcore that runs no service. Elsewhere the main lcore writes records, so
+ * lcore that runs no service; never without service lcores (the main
+ * lcore runs every service). Elsewhere the main lcore writes records, so
  * that the adapter's service keeps its lcore: sharing it, a flood's
  * expiries were later (bench_scale.sh's churn, lateness p99 7 to 14 ms
  * against 4 to 8).
@@ -177,6 +178,8 @@ tp_main_writer_has_cpu(const struct tp_ctx *ctx)
 	uint32_t ids[RTE_MAX_LCORE];
 	int32_t n, i;
 
+	if (rte_service_lcore_count() == 0)
+		return false;	/* the main lcore runs the services */
 	if (ctx->clk.on && ctx->inline_path)
 		return true;
 	n = rte_service_lcore_list(ids, RTE_DIM(ids));

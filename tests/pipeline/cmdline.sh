@@ -128,7 +128,7 @@ done
 POST_EAL=(
 	"rx_lcore_not_enabled|--rx-lcores: lcore 5|-l 0-1 -S 1 --vdev=event_sw0 --vdev=net_null0|--rx-lcores 5"
 	"worker_is_service_lcore|--worker-lcores: lcore 1|-l 0-1 -S 1 --vdev=event_sw0 --vdev=net_null0|--worker-lcores 1"
-	"no_service_lcore|-S <list>|-l 0-1 --vdev=event_sw0 --vdev=net_null0|"
+	"no_service_lcore_rte|-S <list>|-l 0-1 --vdev=event_sw0 --vdev=net_null0|--timer-adapter rte"
 	"ordered_on_dsw|--eventq-sched|-l 0-1 -S 1 --vdev=event_dsw0 --vdev=net_null0|--eventq-sched ordered"
 	"no_event_device|--vdev=event_sw0|-l 0-1 -S 1 --vdev=net_null0|"
 	"no_port|port mask|-l 0-1 -S 1 --vdev=event_sw0|"

@@ -17,8 +17,9 @@
 #                   BUILD_DIR/docs/
 #   summary_layout  docs/summary-json.rst's layout table names every key
 #                   of --summary-json's "layout" and no other; the layout
-#                   of the walkthrough's run and of a run with a separate
-#                   worker lcore hold together and give each lcore its roles
+#                   of the walkthrough's run, of a run with a separate
+#                   worker lcore and of one without a service lcore hold
+#                   together and give each lcore its roles
 #                   (tests/pipeline/summary_layout.py)
 #   file_lists      docs/testing.rst's and docs/sample_app.rst's file lists
 #                   name only files that exist, and every source file
@@ -93,10 +94,21 @@ tp_run "$lay_log" 60 --lcores 0@0,1@1,2@0 -S 1 --no-huge -m 512 --no-pci \
 	-- --clock capture --stop-when-done -T 0 --fwd-mode drop \
 	--flow-log "$WORK/layout.json"
 rc=$?
+# And one without a service lcore: lcore 0 runs everything.
+TP_RUNS=$((TP_RUNS + 1))
+one_log=$WORK/layout_one.log
+[ "$rc" -eq 0 ] && tp_run "$one_log" 60 -l 0 --no-huge -m 512 --no-pci \
+	--file-prefix "${TP_PREFIX}_$TP_RUNS" --log-level=lib.eal:warning \
+	--vdev=event_sw0 \
+	"--vdev=net_pcap0,rx_pcap=$TP_BUILD/demo/demo.pcap" \
+	-- --clock capture --stop-when-done -T 0 --fwd-mode drop \
+	--flow-log "$WORK/layout_one.json"
+rc=$?
 if [ "$rc" -eq 0 ] && python3 tests/pipeline/summary_layout.py \
 	docs/summary-json.rst \
 	"$TP_BUILD/walk/summary.json=0:control+rx+worker,1:service" \
 	"$(tp_sum_path "$lay_log")=0:control+rx,1:service,2:worker" \
+	"$(tp_sum_path "$one_log")=0:control+rx+worker" \
 	>"$WORK/layout_check.log" 2>&1; then
 	tp_pass summary_layout
 else

@@ -59,6 +59,29 @@ else
 	tp_fail adapters_same_records "$out"
 fi
 
+# No service lcore (-l 0): the main lcore runs the event scheduler and
+# the timer adapter in its loop (setup/tp_service.h). In pair mode every
+# packet crosses event_sw, which only that lcore schedules; in drop mode
+# the inline path. Records as the generator's, the output as the input
+# (cmdline.sh's no_service_lcore_rte: DPDK's adapter is refused).
+TP_LCORES="-l 0" run_case one_lcore_pair --fwd-mode pair
+name=one_lcore_drop
+TP_LCORES="-l 0" tp_pcap_run "$WORK/$name.log" "$IN" "$WORK/$name.pcap" \
+	--flow-log "$WORK/$name.json" --fwd-mode drop
+rc=$?
+if ! tp_clean_exit $rc "$WORK/$name.log"; then
+	tp_fail $name "exit status $rc or exactly-once check failed" \
+		"$WORK/$name.log"
+elif ! why=$($CHECK records "$WORK/$name.json" "$EXP" --mode unpaced); then
+	tp_fail $name "$why"
+elif [ "$(grep -c 'runs on the main lcore 0 (no service lcore)' \
+	"$WORK/$name.log")" -ne 2 ]; then
+	tp_fail $name "want the scheduler and the adapter on lcore 0" \
+		"$WORK/$name.log"
+else
+	tp_pass $name
+fi
+
 run_case every_packet_direct --refresh every-packet
 run_case every_packet_rte --refresh every-packet --timer-adapter rte
 run_case parallel_queue --eventq-sched parallel

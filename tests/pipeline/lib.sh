@@ -91,10 +91,12 @@ tp_gen_expect() {
 }
 
 # EAL options for run number N (a fresh --file-prefix each time), and
-# those of the array TP_EAL_MORE if set.
+# those of the array TP_EAL_MORE if set. TP_LCORES replaces the lcore
+# options ("-l 0-1 -S 1").
 tp_eal() {
 	TP_RUNS=$((TP_RUNS + 1))
-	EAL=(-l 0-1 -S 1 --no-huge -m 512 --no-pci
+	# shellcheck disable=SC2206
+	EAL=(${TP_LCORES:--l 0-1 -S 1} --no-huge -m 512 --no-pci
 	     --file-prefix "${TP_PREFIX}_$TP_RUNS" --log-level=pmd.net.pcap:warning
 	     ${TP_EAL_MORE:+"${TP_EAL_MORE[@]}"})
 }

@@ -78,13 +78,17 @@ def writer(lay, clock, counters):
     """The record writer: on one service lcore; one, when records were
     written under the capture clock on the inline path (the clock's lcore
     runs the other services), none on the events path with a single
-    service lcore (the adapter's service keeps it)."""
+    service lcore (the adapter's service keeps it), none without service
+    lcores (the main lcore writes records)."""
     bad = []
     ws = services_of(lay, "record_writer")
     wrote = counters.get("records_written", 0) > 0
     inline = capture_inline(lay, clock)
     nsvc = sum(1 for lc in lay["lcores"] if "service" in lc["roles"])
-    if wrote and inline and len(ws) != 1:
+    if nsvc == 0 and ws:
+        bad.append("a record writer is registered in a run without "
+                   "service lcores")
+    if wrote and inline and nsvc > 0 and len(ws) != 1:
         bad.append("flow records were written under the capture clock on "
                    "the inline path, but %d record_writer services are "
                    "registered" % len(ws))
@@ -96,13 +100,15 @@ def writer(lay, clock, counters):
 
 def rx_ahead(lay, clock):
     """A capture's read-ahead: one, on one service lcore, under the
-    capture clock on the inline path with one RX queue; none elsewhere
-    (the wall clock reads ports on the RX lcores only)."""
+    capture clock on the inline path with one RX queue and a service
+    lcore; none elsewhere (the wall clock reads ports on the RX lcores
+    only)."""
     bad = []
     ra = services_of(lay, "rx_ahead")
     inline = capture_inline(lay, clock)
     nq = sum(len(lc["rx_queues"]) for lc in lay["lcores"])
-    want = 1 if inline and nq == 1 else 0
+    nsvc = sum(1 for lc in lay["lcores"] if "service" in lc["roles"])
+    want = 1 if inline and nq == 1 and nsvc > 0 else 0
     if len(ra) != want:
         bad.append("%d rx_ahead services, want %d (clock %s, %s path, %d "
                    "RX queues)" % (len(ra), want, clock,
@@ -133,14 +139,18 @@ def coherent(lay):
     if any(lc["rx_queues"] and "rx" not in lc["roles"] for lc in lcores):
         bad.append("an lcore without the RX role polls a queue")
     svc = {s["service"]: s for s in lay["services"]}
+    # Without service lcores, the main lcore (control) runs the services.
+    here = not any("service" in lc["roles"] for lc in lcores)
     for lc in lcores:
         for s in lc["services"]:
             if s not in svc:
                 bad.append("lcore %d runs service %d, not registered"
                            % (lc["lcore"], s))
-            if "service" not in lc["roles"]:
+            if "service" not in lc["roles"] and \
+                    not (here and "control" in lc["roles"]):
                 bad.append("lcore %d runs a service but is no service "
-                           "lcore" % lc["lcore"])
+                           "lcore, nor the main lcore of a run without "
+                           "them" % lc["lcore"])
     a = lay["adapter"].get("service")
     if a is not None:
         if a not in svc or svc[a]["is"] != "timer_adapter" or \

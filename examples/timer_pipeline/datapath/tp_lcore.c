@@ -5,7 +5,9 @@
 /*
  * Lcore roles (RX, worker, control) and the per-lcore loop. An lcore may
  * combine roles: on 2 CPUs, lcore 0 is main (control), RX and worker while
- * lcore 1 is the service lcore (event_sw scheduler + timer adapter).
+ * lcore 1 is the service lcore (event_sw scheduler + timer adapter). In a
+ * run without service lcores, the main lcore's loop runs the services too
+ * (setup/tp_service.h).
  */
 
 #include <errno.h>
@@ -27,6 +29,7 @@
 #include "datapath/tp_rx.h"
 #include "datapath/tp_rx_hold.h"
 #include "datapath/tp_worker.h"
+#include "setup/tp_service.h"
 
 #ifdef TP_STAGE_CYCLES
 RTE_DEFINE_PER_LCORE(struct tp_stage_stats *, tp_stage_self);
@@ -261,16 +264,22 @@ static void
 tp_lcore_rx_wait(struct tp_ctx *ctx, struct tp_lcore *lc)
 {
 	rte_pause();
-	if (lc->roles & TP_ROLE_CONTROL)
+	if (lc->roles & TP_ROLE_CONTROL) {
 		tp_control_poll(ctx, lc, rte_get_timer_cycles());
+		if (tp_service_here_any())
+			tp_service_run_here();
+	}
 }
 
 static void
 tp_lcore_rx_wait_worker(struct tp_ctx *ctx, struct tp_lcore *lc)
 {
 	tp_worker_poll(ctx, lc);
-	if (lc->roles & TP_ROLE_CONTROL)
+	if (lc->roles & TP_ROLE_CONTROL) {
 		tp_control_poll(ctx, lc, rte_get_timer_cycles());
+		if (tp_service_here_any())
+			tp_service_run_here();
+	}
 }
 
 /* Whether the workers hold RX back (the inline path, wall clock). */
@@ -286,6 +295,7 @@ static __rte_always_inline int
 tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
 {
 	const bool control = (lc->roles & TP_ROLE_CONTROL) != 0;
+	const bool svc = control && tp_service_here_any();
 	bool rx_on = (roles & TP_ROLE_RX) != 0;
 	unsigned int work, wk, idle = 0;
 	bool wk_busy = false;
@@ -326,6 +336,12 @@ tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
 		__atomic_store_n(&lc->phase_ack, phase, __ATOMIC_RELEASE);
 		if (control)
 			tp_control_poll(ctx, lc, rte_get_timer_cycles());
+		/* No service lcore: the scheduler, the adapter and our
+		 * services run here, once a pass; their work shows up in
+		 * the worker role's next poll.
+		 */
+		if (svc)
+			tp_service_run_here();
 		/* The records of the flows this pass ended, in one burst. */
 		tp_record_flush(ctx, lc);
 		if (work != 0)
@@ -360,14 +376,24 @@ tp_lcore_rx_worker(struct tp_ctx *ctx, struct tp_lcore *lc)
 	return tp_lcore_loop(ctx, lc, TP_ROLE_RX | TP_ROLE_WORKER);
 }
 
-/* Main lcore without a pipeline role: control duties, sleeping between. */
+/*
+ * Main lcore without a pipeline role: control duties, sleeping between;
+ * without service lcores, the services between them (sleeping only as
+ * --idle-sleep-us says).
+ */
 static int
 tp_lcore_control(struct tp_ctx *ctx, struct tp_lcore *lc)
 {
+	const bool svc = tp_service_here_any();
+	const uint32_t us = svc ? ctx->cfg->idle_sleep_us : 1000;
+
 	while (tp_phase(ctx) < TP_PHASE_STOP) {
 		tp_control_poll(ctx, lc, rte_get_timer_cycles());
+		if (svc)
+			tp_service_run_here();
 		tp_record_flush(ctx, lc);
-		rte_delay_us_sleep(1000);
+		if (us != 0)
+			rte_delay_us_sleep(us);
 	}
 	return 0;
 }

@@ -66,7 +66,8 @@ struct tp_rx_ahead {
 bool
 tp_rx_ahead_wanted(const struct tp_ctx *ctx, unsigned int nb_rxq)
 {
-	return ctx->clk.on && ctx->inline_path && nb_rxq == 1;
+	return ctx->clk.on && ctx->inline_path && nb_rxq == 1 &&
+		rte_service_lcore_count() > 0;
 }
 
 bool

@@ -26,7 +26,7 @@ struct tp_rxq;
 /**
  * Whether a run reads its capture ahead: under --clock capture, on the
  * inline path (the record writer has a CPU of its own), with nb_rxq RX
- * queues in all, one.
+ * queues in all, one, and a service lcore to read it.
  */
 bool tp_rx_ahead_wanted(const struct tp_ctx *ctx, unsigned int nb_rxq);
 

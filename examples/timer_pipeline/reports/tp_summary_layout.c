@@ -21,6 +21,7 @@
 #include "reports/tp_summary_layout.h"
 #include "setup/tp_option.h"
 #include "tp_ctx.h"
+#include "setup/tp_service.h"
 
 /* The event queues as tp_evdev_queues() set them up. */
 static void
@@ -124,8 +125,11 @@ tp_layout_lcores(struct tp_json *w, const struct tp_ctx *ctx)
 		}
 		tp_json_list_end(w);
 		tp_json_list(w, "services");
-		for (s = 0; service && s < nb_svc; s++)
-			if (rte_service_map_lcore_get((uint32_t)s, id) == 1)
+		for (s = 0; s < nb_svc; s++)
+			if ((service &&
+			     rte_service_map_lcore_get((uint32_t)s, id) == 1) ||
+			    (id == ctx->main_lcore &&
+			     tp_service_here_has((uint32_t)s)))
 				tp_json_num(w, (uint64_t)s);
 		tp_json_list_end(w);
 		tp_json_end(w);

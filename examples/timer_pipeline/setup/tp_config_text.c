@@ -164,7 +164,8 @@ tp_config_text_usage(const char *prgname)
 	       "Typical EAL options: -l 0-1 -S 1 --vdev=event_sw0 "
 	       "--vdev=net_pcap0,rx_pcap=IN,tx_pcap=OUT --no-pci\n"
 	       "(-S names the service lcores that run the event_sw "
-	       "scheduler and the timer adapter).\n\n"
+	       "scheduler and the timer adapter;\nwithout one, as with "
+	       "-l 0, the main lcore runs them itself).\n\n"
 	       "Options (INI section in brackets; the command line overrides "
 	       "the file):\n", prgname);
 	printf("  %-32s %s\n", "--config FILE",

@@ -54,12 +54,16 @@ tp_evdev_probe(struct tp_ctx *ctx)
 	/* Capabilities choose the ops, as in l2fwd-event. */
 	evd->ops = (info.event_dev_cap & RTE_EVENT_DEV_CAP_DISTRIBUTED_SCHED) ?
 		&tp_evdev_distributed_ops : &tp_evdev_centralised_ops;
-	ret = evd->ops->check(ctx, &info);
+	ret = evd->ops->check != NULL ? evd->ops->check(ctx, &info) : 0;
 	if (ret < 0)
 		return ret;
-	if (rte_service_lcore_count() == 0) {
-		TP_LOG(ERR, "the timer adapter expires timers in a service, and "
-		       "there is no service lcore: add one with the EAL option "
+	/* Without a service lcore the main lcore runs the services
+	 * (tp_service.h); DPDK's adapter starts only on a service lcore.
+	 */
+	if (rte_service_lcore_count() == 0 &&
+	    ctx->cfg->adapter == TP_ADAPTER_RTE) {
+		TP_LOG(ERR, "DPDK's timer adapter (--timer-adapter rte) runs "
+		       "only on a service lcore: add one with the EAL option "
 		       "-S <list>, e.g. -l 0-1 -S 1 (see --help)");
 		return -EINVAL;
 	}

@@ -17,23 +17,6 @@
 #include "setup/tp_evdev_ops.h"
 #include "setup/tp_service.h"
 
-static int
-tp_central_check(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
-{
-	uint32_t id;
-
-	/* The scheduler is a service: it needs a service lcore. */
-	if (rte_event_dev_service_id_get(ctx->evd.dev_id, &id) == 0 &&
-	    rte_service_lcore_count() == 0) {
-		TP_LOG(ERR, "%s schedules events in a service, and there is no "
-		       "service lcore: add one with the EAL option -S <list>, "
-		       "e.g. -l 0-1 -S 1 (see --help)",
-		       info->driver_name);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /*
  * Both kinds: maintain calls when the device is not maintenance free
  * (event_dsw buffers per port: idle ports must call it), and the timer
@@ -84,7 +67,6 @@ tp_central_service_setup(struct tp_ctx *ctx)
 
 const struct tp_evdev_ops tp_evdev_centralised_ops = {
 	.name = "centralised",
-	.check = tp_central_check,
 	.adjust = tp_central_adjust,
 	.service_setup = tp_central_service_setup,
 };

@@ -18,7 +18,8 @@ struct tp_ctx;
 /* Event device ops. 8< */
 struct tp_evdev_ops {
 	const char *name;
-	/** Refuse configurations that would stall (0 or -EINVAL, logged). */
+	/** Refuse configurations that would stall (0 or -EINVAL, logged);
+	 *  NULL: none would. */
 	int (*check)(struct tp_ctx *ctx, const struct rte_event_dev_info *info);
 	/** Fill device-specific fields of ctx->evd (priorities, maintain). */
 	void (*adjust)(struct tp_ctx *ctx,

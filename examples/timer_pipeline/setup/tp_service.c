@@ -6,8 +6,10 @@
  * Service lcores: our services (the record writer, a capture's
  * read-ahead, the IPFIX exporter) registered; a service (those and the
  * event scheduler, the timer adapter) mapped to the service lcore running
- * the fewest, at setup on the main lcore; and whether a service shares
- * its lcore with a running one (any lcore, read only).
+ * the fewest, at setup on the main lcore, or, in a run without service
+ * lcores, listed for the main lcore to run in its loop (the list is
+ * written at setup and read by the main lcore alone); and whether a
+ * service shares its lcore with a running one (any lcore, read only).
  */
 
 #include <errno.h>
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_debug.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_service.h>
@@ -25,6 +28,14 @@
 
 /* Above DPDK's service table (RTE_SERVICE_NUM_MAX, 64, not exported). */
 #define TP_SERVICE_ID_LIMIT 1024u
+/* The most services the main lcore runs itself: ours and DPDK's. */
+#define TP_SERVICE_HERE_MAX 8u
+
+/* Without service lcores: the services the main lcore runs. */
+static struct {
+	uint32_t ids[TP_SERVICE_HERE_MAX];
+	unsigned int nb;
+} tp_service_here;
 
 int
 tp_service_register(uint32_t *id, rte_service_func cb, void *arg,
@@ -49,6 +60,34 @@ tp_service_register(uint32_t *id, rte_service_func cb, void *arg,
 	return ret;
 }
 
+/*
+ * No service lcore: the main lcore runs the service in its loop
+ * (tp_service_run_here()). Its runstate no longer waits for a mapped
+ * service lcore (DPDK's check, which the event device's and the timer
+ * adapter's start obey).
+ */
+static int
+tp_service_map_here(uint32_t service_id, const char *what)
+{
+	int ret;
+
+	if (tp_service_here.nb == TP_SERVICE_HERE_MAX) {
+		TP_LOG(ERR, "the %s needs a service lcore: add -S <list> to "
+		       "the EAL options, e.g. -l 0-1 -S 1 (see --help)", what);
+		return -ENOSPC;
+	}
+	ret = rte_service_set_runstate_mapped_check(service_id, 0);
+	if (ret < 0) {
+		TP_LOG(ERR, "cannot run the %s on the main lcore: %s", what,
+		       strerror(-ret));
+		return ret;
+	}
+	tp_service_here.ids[tp_service_here.nb++] = service_id;
+	TP_LOG(INFO, "%s (service %u) runs on the main lcore %u (no service "
+	       "lcore)", what, service_id, rte_get_main_lcore());
+	return 0;
+}
+
 /* Map a service to the service lcore running the fewest services. 8< */
 int
 tp_service_map(uint32_t service_id, const char *what)
@@ -58,11 +97,8 @@ tp_service_map(uint32_t service_id, const char *what)
 	int ret;
 
 	n = rte_service_lcore_list(lcores, RTE_DIM(lcores));
-	if (n <= 0) {
-		TP_LOG(ERR, "the %s needs a service lcore: add -S <list> to "
-		       "the EAL options, e.g. -l 0-1 -S 1 (see --help)", what);
-		return -EINVAL;
-	}
+	if (n <= 0)
+		return tp_service_map_here(service_id, what);
 	for (i = 0; i < n; i++) {
 		load = rte_service_lcore_count_services(lcores[i]);
 		if (load >= 0 && load < best_load) {
@@ -87,6 +123,35 @@ tp_service_map(uint32_t service_id, const char *what)
 	return 0;
 }
 /* >8 End of mapping a service. */
+
+bool
+tp_service_here_any(void)
+{
+	return tp_service_here.nb != 0;
+}
+
+bool
+tp_service_here_has(uint32_t service_id)
+{
+	unsigned int i;
+
+	for (i = 0; i < tp_service_here.nb; i++)
+		if (tp_service_here.ids[i] == service_id)
+			return true;
+	return false;
+}
+
+/* One iteration of each listed service, on the main lcore. 8< */
+void
+tp_service_run_here(void)
+{
+	unsigned int i;
+
+	RTE_ASSERT(rte_lcore_id() == rte_get_main_lcore());
+	for (i = 0; i < tp_service_here.nb; i++)
+		rte_service_run_iter_on_app_lcore(tp_service_here.ids[i], 1);
+}
+/* >8 End of running the services here. */
 
 /* Whether another service mapped to this lcore is running. 8< */
 bool

@@ -5,7 +5,7 @@
 #ifndef _TP_SERVICE_H_
 #define _TP_SERVICE_H_
 
-/* Service lcores (tp_service.c), at setup. */
+/* Service lcores (tp_service.c): at setup, and the main lcore's own. */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -25,11 +25,24 @@ int tp_service_register(uint32_t *id, rte_service_func cb, void *arg,
 
 /**
  * Map a service to the service lcore running the fewest services and
- * start it there; what names it in the logs.
+ * start it there; what names it in the logs. In a run without service
+ * lcores, the main lcore runs it instead (tp_service_run_here()).
  *
  * @return 0, or a negative errno (logged).
  */
 int tp_service_map(uint32_t service_id, const char *what);
+
+/** Whether the main lcore runs services (the run has no service lcore). */
+bool tp_service_here_any(void);
+
+/** Whether the main lcore runs service_id (tp_service_run_here()). */
+bool tp_service_here_has(uint32_t service_id);
+
+/**
+ * One iteration of each service the main lcore runs, serialised against
+ * any other caller; on the main lcore only.
+ */
+void tp_service_run_here(void);
 
 /**
  * Whether a service other than self_id that is mapped to lcore is
