@@ -13,10 +13,11 @@
 # Two network namespaces of its own joined by a veth pair (IPv6 off: the
 # only traffic is ours); tcpreplay --pps sends a generated capture (1,000
 # untagged flows, 64-400-byte frames, looped) on one end, the input reads
-# the other. Layout on 2 CPUs: the pipeline's lcore 0 (RX and worker,
-# --idle-sleep-us 20) and its service lcore 1 (event_sw scheduler and timer
-# adapter, busy); the sender and the kernel's veth work share them
-# (tcpreplay's CPU is measured per trial). Search (tools/bench_live.py):
+# the other. Layout: scripts/run_live.sh's (--print-lcores; on 2 CPUs,
+# lcore 0 alone runs RX, the worker, the event_sw scheduler and the timer
+# adapter, and sleeps --idle-sleep-us when idle, --print-vdev's); the
+# sender and the kernel's veth work run beside it (tcpreplay's CPU is
+# measured per trial). Search (tools/bench_live.py):
 # rates doubling from 20,000 packets/s, then 3 bisections; 3 repetitions
 # per step, interleaved across inputs; a step passes when every
 # repetition loses nothing. --quick: 1 repetition, 1 bisection.
@@ -62,11 +63,13 @@ python3 tools/gen_pcap.py -o "$CAP" --seed 7 --flows 1000 --vlan-pct 0 \
 	--flow-interval-ms 0.01 >/dev/null
 VDEVS=()
 for name in af_xdp af_packet pcap; do
-	read -r vdev rxd <<<"$(bash scripts/run_live.sh --print-vdev "$name" tblb)"
-	VDEVS+=(--vdev "$name=$vdev:$rxd")
+	read -r vdev rxd sleep <<<"$(bash scripts/run_live.sh --print-vdev "$name" tblb)"
+	VDEVS+=(--vdev "$name=$vdev:$rxd:$sleep")
 done
-echo "bench_live: $(nproc) CPUs; pipeline lcore 0 RX+worker, service lcore 1; sender tcpreplay"
+LCORES=$(bash scripts/run_live.sh --print-lcores)
+echo "bench_live: $(nproc) CPUs; pipeline lcores: $LCORES; sender tcpreplay"
 python3 tools/bench_live.py --bin "$BIN" --cap "$CAP" --ns-send "$NSS" \
+	--eal-lcores="$LCORES" \
 	--ns-recv "$NSP" --if-send tbla --if-recv tblb --out "$OUT/live.json" \
 	--reps "$REPS" --bisect "$BISECT" "${VDEVS[@]}"
 bench_stamp "$OUT/live.json"

@@ -7,7 +7,7 @@
                 --if-send IF --if-recv IF --out OUT.json
                 [--inputs af_xdp,af_packet,pcap,softflowd] [--reps 3]
                 [--start-pps 20000] [--max-pps 1280000] [--secs 1.5]
-                [--bisect 3] --vdev NAME=VDEV:RXD...
+                [--bisect 3] --vdev NAME=VDEV:RXD:SLEEP... [--eal-lcores=OPTS]
 
 For each input, the highest rate at which it receives every packet the
 sender sent: tcpreplay --pps R (in NS_SEND, on IF_SEND) sends R * SECS
@@ -86,11 +86,12 @@ def trial_pipeline(a, name, pps, tmp, n):
     log = os.path.join(tmp, "%s.log" % prefix)
     summ = os.path.join(tmp, "%s.sum.json" % prefix)
     argv = netns(a.ns_recv, [
-        "timeout", "-k", "5", "120", a.bin, "--lcores", a.lcores, "-S", "1",
+        "timeout", "-k", "5", "120", a.bin] + a.eal_lcores.split() + [
         "--no-pci"] + a.mem + ["--file-prefix", prefix,
         "--log-level=lib.eal:warning", "--vdev=event_sw0",
         "--vdev=" + a.vdev[name][0], "--", "--fwd-mode", "monitor",
-        "--rxd", a.vdev[name][1], "-T", "1", "--idle-sleep-us", "20",
+        "--rxd", a.vdev[name][1], "-T", "1",
+        "--idle-sleep-us", a.vdev[name][2],
         "--flows", "65536",
         "--summary-json", summ])
     with open(log, "w") as f:
@@ -227,12 +228,12 @@ def main():
     ap.add_argument("--secs", type=float, default=1.5)
     ap.add_argument("--bisect", type=int, default=3)
     ap.add_argument("--vdev", action="append", default=[], dest="vdevs",
-                    metavar="NAME=VDEV:RXD",
-                    help="each pipeline input's --vdev and --rxd "
+                    metavar="NAME=VDEV:RXD:SLEEP",
+                    help="each pipeline input's --vdev, --rxd and --idle-sleep-us "
                     "(scripts/run_live.sh --print-vdev)")
-    ap.add_argument("--lcores", default="0@0,1@1",
-                    help="EAL --lcores of the pipeline: lcore 0 (RX and "
-                    "worker), service lcore 1, and their CPUs")
+    ap.add_argument("--eal-lcores", default="-l 0-1 -S 1",
+                    help="the pipeline's EAL lcore options "
+                    "(scripts/run_live.sh --print-lcores)")
     ap.add_argument("--no-huge", action="store_true",
                     help="the pipeline without hugepages (default: -m 256)")
     a = ap.parse_args()
@@ -240,8 +241,8 @@ def main():
     a.vdev = {}
     for v in a.vdevs:
         name, rest = v.split("=", 1)
-        vdev, rxd = rest.rsplit(":", 1)
-        a.vdev[name] = (vdev, rxd)
+        vdev, rxd, sleep = rest.rsplit(":", 2)
+        a.vdev[name] = (vdev, rxd, sleep)
     a.cap_pkts = len(tplib.pcap_read(a.cap)[2])
     searches = [Search(n, a) for n in a.inputs.split(",")]
     tmp = tempfile.mkdtemp(prefix="tp_bench_live_")
@@ -265,7 +266,7 @@ def main():
                         " LOST" if t["lost"] else "")), flush=True)
         for s in live:
             s.record(s.rate, results[s.name])
-    doc = {"eal_memory": " ".join(a.mem), "lcores": a.lcores, "vdevs": {k: {"vdev": v[0], "rxd": int(v[1])}
+    doc = {"eal_memory": " ".join(a.mem), "eal_lcores": a.eal_lcores, "vdevs": {k: {"vdev": v[0], "rxd": int(v[1]), "idle_sleep_us": int(v[2])}
                      for k, v in a.vdev.items()},
            "capture": {"path": os.path.basename(a.cap),
                        "packets": a.cap_pkts},
