@@ -13,11 +13,11 @@
 # Two network namespaces of its own joined by a veth pair (IPv6 off: the
 # only traffic is ours); tcpreplay --pps sends a generated capture (1,000
 # untagged flows, 64-400-byte frames, looped) on one end, the input reads
-# the other. Layout: scripts/run_live.sh's (--print-lcores; on 2 CPUs,
-# lcore 0 alone runs RX, the worker, the event_sw scheduler and the timer
-# adapter, and sleeps --idle-sleep-us when idle, --print-vdev's); the
-# sender and the kernel's veth work run beside it (tcpreplay's CPU is
-# measured per trial). Search (tools/bench_live.py):
+# the other. Layout: scripts/run_live.sh's for each input (--print-vdev;
+# on 2 CPUs, lcore 0 alone runs RX, the worker, the event_sw scheduler and
+# the timer adapter, and sleeps --idle-sleep-us when idle; net_pcap keeps
+# service lcore 1); the sender and the kernel's veth work run beside it
+# (tcpreplay's CPU is measured per trial). Search (tools/bench_live.py):
 # rates doubling from 20,000 packets/s, then 3 bisections; 3 repetitions
 # per step, interleaved across inputs; a step passes when every
 # repetition loses nothing. --quick: 1 repetition, 1 bisection.
@@ -63,13 +63,12 @@ python3 tools/gen_pcap.py -o "$CAP" --seed 7 --flows 1000 --vlan-pct 0 \
 	--flow-interval-ms 0.01 >/dev/null
 VDEVS=()
 for name in af_xdp af_packet pcap; do
-	read -r vdev rxd sleep <<<"$(bash scripts/run_live.sh --print-vdev "$name" tblb)"
-	VDEVS+=(--vdev "$name=$vdev:$rxd:$sleep")
+	read -r vdev rxd sleep lcores <<<"$(bash scripts/run_live.sh --print-vdev "$name" tblb)"
+	VDEVS+=(--vdev "$name=$vdev:$rxd:$sleep:$lcores")
+	echo "bench_live: $name: pipeline lcores $lcores"
 done
-LCORES=$(bash scripts/run_live.sh --print-lcores)
-echo "bench_live: $(nproc) CPUs; pipeline lcores: $LCORES; sender tcpreplay"
+echo "bench_live: $(nproc) CPUs; sender tcpreplay"
 python3 tools/bench_live.py --bin "$BIN" --cap "$CAP" --ns-send "$NSS" \
-	--eal-lcores="$LCORES" \
 	--ns-recv "$NSP" --if-send tbla --if-recv tblb --out "$OUT/live.json" \
 	--reps "$REPS" --bisect "$BISECT" "${VDEVS[@]}"
 bench_stamp "$OUT/live.json"

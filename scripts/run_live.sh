@@ -22,8 +22,8 @@
 # net_af_packet before DPDK 25.11: "drops unknown"). Layout: on a machine
 # with 2 CPUs or fewer, lcore 0 alone (RX, worker, and the scheduler and the
 # timer adapter, with no service lcore), sleeping when idle, so that the
-# kernel's network work keeps the other CPU; on more, lcore 0 RX and worker,
-# lcore 1 the service lcore. It runs until Ctrl-C (or
+# kernel's network work keeps the other CPU; on more, and for net_pcap,
+# lcore 0 RX and worker, lcore 1 the service lcore. It runs until Ctrl-C (or
 # SIGTERM), which ends the flows still live as forced end and prints the
 # summary and the exactly-once check. Options after "--" go to the
 # pipeline and override the script's (e.g. -- --tmo-udp 60s, --duration 30,
@@ -36,9 +36,9 @@
 # ends the run flushing every flow; timeout kills it 120 s after that),
 # TP_STATS_PERIOD (default 5). Memory:
 # hugepages (-m 256) where 128 of 2 MB are free, else --no-huge.
-# "run_live.sh --print-vdev NAME IFACE" prints the --vdev, --rxd and
-# --idle-sleep-us of input NAME, and "run_live.sh --print-lcores" the lcore
-# options (for scripts/bench_live.sh, which measures the same).
+# "run_live.sh --print-vdev NAME IFACE" prints the --vdev, --rxd,
+# --idle-sleep-us and lcore options of input NAME (for
+# scripts/bench_live.sh, which measures the same).
 set -euo pipefail
 
 usage() {
@@ -58,28 +58,24 @@ vdev_of() {
 	esac
 }
 RXD=4096
-# The lcore's sleep when a poll finds nothing (--idle-sleep-us): net_pcap
-# polls instead (libpcap's ring, which the driver sizes, lost frames at
-# 200,000 packets/s with 20 us sleeps here, none without).
-sleep_of() {
-	case $1 in
-	pcap) echo 0 ;;
-	*) echo 20 ;;
-	esac
+# The lcore's sleep when a poll finds nothing (--idle-sleep-us).
+IDLE_US=20
+# The lcore options of input NAME: on 2 CPUs or fewer, everything on
+# lcore 0 (the main lcore runs the services, and sleeps when idle), so
+# that the kernel's network work keeps the other CPU; elsewhere, and for
+# net_pcap, a service lcore of its own (net_pcap lost frames at 40,000
+# packets/s on lcore 0 alone, docs/bench.rst).
+lcores_of() {
+	if [ "$(nproc)" -le 2 ] && [ "$1" != pcap ]; then
+		echo "-l 0"
+	else
+		echo "-l 0-1 -S 1"
+	fi
 }
-# The lcore options: everything on lcore 0 on 2 CPUs or fewer (the main
-# lcore runs the services), else a service lcore of its own.
-lcores_eal() {
-	if [ "$(nproc)" -le 2 ]; then echo "-l 0"; else echo "-l 0-1 -S 1"; fi
-}
-# --print-vdev NAME IFACE, --print-lcores: for scripts/bench_live.sh (one
-# definition of them).
+# --print-vdev NAME IFACE: the --vdev, --rxd, --idle-sleep-us and lcore
+# options of input NAME, for scripts/bench_live.sh (one definition).
 if [ "${1:-}" = --print-vdev ] && [ $# -eq 3 ]; then
-	echo "$(vdev_of "$2" "$3") $RXD $(sleep_of "$2")"
-	exit 0
-fi
-if [ "${1:-}" = --print-lcores ] && [ $# -eq 1 ]; then
-	lcores_eal
+	echo "$(vdev_of "$2" "$3") $RXD $IDLE_US $(lcores_of "$2")"
 	exit 0
 fi
 
@@ -134,15 +130,17 @@ else
 	MEM=(--no-huge -m 512)
 	echo "run_live: no 128 free hugepages: --no-huge (net_af_xdp is slower)" >&2
 fi
-read -r -a LCORES <<<"$(lcores_eal)"
-EAL=("${LCORES[@]}" --no-pci "${MEM[@]}" --file-prefix "$prefix"
+EAL=(--no-pci "${MEM[@]}" --file-prefix "$prefix"
      --log-level=lib.eal:warning --vdev=event_sw0)
 
 # probe NAME: does the driver start on IFACE? Sets WHY when not: the
 # pipeline's or the driver's own error line.
 probe() {
 	local log=$OUT/probe.$1.log
-	if timeout -k 5 60 "$BIN" "${EAL[@]}" "--vdev=$(vdev_of "$1" "$IFACE")" \
+	local lcores
+	read -r -a lcores <<<"$(lcores_of "$1")"
+	if timeout -k 5 60 "$BIN" "${lcores[@]}" "${EAL[@]}" \
+		"--vdev=$(vdev_of "$1" "$IFACE")" \
 		-- --probe-ports -T 0 --fwd-mode monitor --rxd "$RXD" \
 		>"$log" 2>&1 &&
 	   grep -q '^probe: port 0 ' "$log"; then
@@ -171,8 +169,9 @@ fi
 echo "run_live: input $PICK (--vdev=$(vdev_of "$PICK" "$IFACE"))" |
 	tee -a "$OUT/probe.log" >&2
 
-cmd=("$BIN" "${EAL[@]}" "--vdev=$(vdev_of "$PICK" "$IFACE")" --
-     --fwd-mode monitor --rxd "$RXD" --idle-sleep-us "$(sleep_of "$PICK")"
+read -r -a LCORES <<<"$(lcores_of "$PICK")"
+cmd=("$BIN" "${LCORES[@]}" "${EAL[@]}" "--vdev=$(vdev_of "$PICK" "$IFACE")" --
+     --fwd-mode monitor --rxd "$RXD" --idle-sleep-us "$IDLE_US"
      -T "${TP_STATS_PERIOD:-5}" --duration "${TP_RUN_TIMEOUT:-86400}"
      --flow-log "$OUT/flows.json" --stats-json "$OUT/stats.json"
      --summary-json "$OUT/summary.json" "$@")

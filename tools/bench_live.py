@@ -7,7 +7,7 @@
                 --if-send IF --if-recv IF --out OUT.json
                 [--inputs af_xdp,af_packet,pcap,softflowd] [--reps 3]
                 [--start-pps 20000] [--max-pps 1280000] [--secs 1.5]
-                [--bisect 3] --vdev NAME=VDEV:RXD:SLEEP... [--eal-lcores=OPTS]
+                [--bisect 3] --vdev NAME=VDEV:RXD:SLEEP:LCORES...
 
 For each input, the highest rate at which it receives every packet the
 sender sent: tcpreplay --pps R (in NS_SEND, on IF_SEND) sends R * SECS
@@ -86,7 +86,7 @@ def trial_pipeline(a, name, pps, tmp, n):
     log = os.path.join(tmp, "%s.log" % prefix)
     summ = os.path.join(tmp, "%s.sum.json" % prefix)
     argv = netns(a.ns_recv, [
-        "timeout", "-k", "5", "120", a.bin] + a.eal_lcores.split() + [
+        "timeout", "-k", "5", "120", a.bin] + a.vdev[name][3].split() + [
         "--no-pci"] + a.mem + ["--file-prefix", prefix,
         "--log-level=lib.eal:warning", "--vdev=event_sw0",
         "--vdev=" + a.vdev[name][0], "--", "--fwd-mode", "monitor",
@@ -228,12 +228,10 @@ def main():
     ap.add_argument("--secs", type=float, default=1.5)
     ap.add_argument("--bisect", type=int, default=3)
     ap.add_argument("--vdev", action="append", default=[], dest="vdevs",
-                    metavar="NAME=VDEV:RXD:SLEEP",
-                    help="each pipeline input's --vdev, --rxd and --idle-sleep-us "
+                    metavar="NAME=VDEV:RXD:SLEEP:LCORES",
+                    help="each pipeline input's --vdev, --rxd, "
+                    "--idle-sleep-us and EAL lcore options "
                     "(scripts/run_live.sh --print-vdev)")
-    ap.add_argument("--eal-lcores", default="-l 0-1 -S 1",
-                    help="the pipeline's EAL lcore options "
-                    "(scripts/run_live.sh --print-lcores)")
     ap.add_argument("--no-huge", action="store_true",
                     help="the pipeline without hugepages (default: -m 256)")
     a = ap.parse_args()
@@ -241,8 +239,8 @@ def main():
     a.vdev = {}
     for v in a.vdevs:
         name, rest = v.split("=", 1)
-        vdev, rxd, sleep = rest.rsplit(":", 2)
-        a.vdev[name] = (vdev, rxd, sleep)
+        vdev, rxd, sleep, lcores = rest.rsplit(":", 3)
+        a.vdev[name] = (vdev, rxd, sleep, lcores)
     a.cap_pkts = len(tplib.pcap_read(a.cap)[2])
     searches = [Search(n, a) for n in a.inputs.split(",")]
     tmp = tempfile.mkdtemp(prefix="tp_bench_live_")
@@ -266,7 +264,7 @@ def main():
                         " LOST" if t["lost"] else "")), flush=True)
         for s in live:
             s.record(s.rate, results[s.name])
-    doc = {"eal_memory": " ".join(a.mem), "eal_lcores": a.eal_lcores, "vdevs": {k: {"vdev": v[0], "rxd": int(v[1]), "idle_sleep_us": int(v[2])}
+    doc = {"eal_memory": " ".join(a.mem), "vdevs": {k: {"vdev": v[0], "rxd": int(v[1]), "idle_sleep_us": int(v[2]), "eal_lcores": v[3]}
                      for k, v in a.vdev.items()},
            "capture": {"path": os.path.basename(a.cap),
                        "packets": a.cap_pkts},
