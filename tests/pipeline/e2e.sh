@@ -59,6 +59,19 @@ else
 	tp_fail adapters_same_records "$out"
 fi
 
+# On the events path (every packet an event) the ports keep event_sw's
+# default depth (16), as l2fwd-event's do; only the inline path deepens them.
+read -r cq deq <<<"$(tp_nums "$WORK/records_direct.log" \
+	layout.eventdev.port_dequeue_depth layout.eventdev.dequeue_depth)"
+path=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["layout"]["packet_path"])' \
+	"$(tp_sum_path "$WORK/records_direct.log")")
+if [ "$path" = events ] && tp_expect "ports' dequeue depth" "$cq" eq 16 &&
+   tp_expect "dequeue burst" "$deq" eq 32; then
+	tp_pass events_path_port_depth
+else
+	tp_fail events_path_port_depth "packet path $path: $TP_WHY"
+fi
+
 # No service lcore (-l 0): the main lcore runs the event scheduler and
 # the timer adapter in its loop (setup/tp_service.h). In pair mode every
 # packet crosses event_sw, which only that lcore schedules; in drop mode
@@ -170,12 +183,14 @@ name=auto_path_wall_clock
 tp_pcap_run "$WORK/$name.log" "$IN" "$WORK/$name.pcap" \
 	--flow-log "$WORK/$name.json" --fwd-mode drop
 rc=$?
-read -r enq rx fwdd <<<"$(tp_nums "$WORK/$name.log" events_enqueued rx_pkts \
-	drop_fwd_drop)"
+read -r enq rx fwdd cq <<<"$(tp_nums "$WORK/$name.log" events_enqueued rx_pkts \
+	drop_fwd_drop layout.eventdev.port_dequeue_depth)"
+# Only expiries cross the device: its ports take event_sw's deepest (128).
 if ! tp_clean_exit $rc "$WORK/$name.log"; then
 	tp_fail $name "exit status $rc or exactly-once check failed" \
 		"$WORK/$name.log"
 elif ! tp_expect "packet events enqueued" "$enq" eq 0 ||
+     ! tp_expect "ports' dequeue depth" "$cq" eq 128 ||
      ! tp_expect_eq "fwd_drop $fwdd + malformed" "$((fwdd + NMAL))" "$rx"; then
 	tp_fail $name "$TP_WHY" "$WORK/$name.log"
 else

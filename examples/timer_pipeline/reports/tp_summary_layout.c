@@ -29,6 +29,7 @@ tp_layout_evdev(struct tp_json *w, const struct tp_ctx *ctx)
 {
 	const struct tp_evdev *evd = &ctx->evd;
 	struct rte_event_dev_info info;
+	uint32_t depth;
 
 	tp_json_begin(w, "eventdev");
 	tp_json_u64(w, "dev_id", evd->dev_id);
@@ -38,6 +39,10 @@ tp_layout_evdev(struct tp_json *w, const struct tp_ctx *ctx)
 	tp_json_u64(w, "nb_events", evd->nb_events);
 	tp_json_u64(w, "rx_threshold", evd->rx_threshold);
 	tp_json_u64(w, "dequeue_depth", evd->deq_depth);
+	/* What a port holds, as the device says (port 0: RX or worker). */
+	if (rte_event_port_attr_get(evd->dev_id, 0,
+				    RTE_EVENT_PORT_ATTR_DEQ_DEPTH, &depth) == 0)
+		tp_json_u64(w, "port_dequeue_depth", depth);
 	tp_json_list(w, "queues");
 	tp_json_elem(w);
 	tp_json_u64(w, "queue", TP_QUEUE_PKT);

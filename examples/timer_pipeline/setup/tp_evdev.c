@@ -90,6 +90,7 @@ tp_evdev_configure(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
 {
 	struct tp_evdev *evd = &ctx->evd;
 	struct rte_event_dev_config c;
+	uint32_t deq;
 	int ret;
 
 	memset(&c, 0, sizeof(c));
@@ -124,6 +125,20 @@ tp_evdev_configure(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
 	c.nb_event_port_dequeue_depth =
 		tp_clamp(ctx->cfg->burst, info->max_event_port_dequeue_depth,
 			 "dequeue depth");
+	deq = c.nb_event_port_dequeue_depth;
+	/*
+	 * On the inline path only expiries cross the device, and a worker
+	 * port holds what one scheduler call hands it (event_sw: its port's
+	 * dequeue_depth, 16 by default): a flood's expiries then waited for
+	 * the scheduler's next turn on the service lcore every 16 events.
+	 * There, ports take the device's deepest; the dequeue burst stays.
+	 */
+	if (ctx->inline_path && info->max_event_port_dequeue_depth >
+	    c.nb_event_port_dequeue_depth) {
+		evd->cq_depth = (uint16_t)RTE_MIN(
+			info->max_event_port_dequeue_depth, UINT16_MAX);
+		c.nb_event_port_dequeue_depth = evd->cq_depth;
+	}
 	c.nb_event_port_enqueue_depth =
 		tp_clamp(TP_MAX_BURST, info->max_event_port_enqueue_depth,
 			 "enqueue depth");
@@ -144,7 +159,7 @@ tp_evdev_configure(struct tp_ctx *ctx, const struct rte_event_dev_info *info)
 	evd->nb_events = c.nb_events_limit;
 	evd->rx_threshold = RTE_MAX(evd->nb_events *
 				    ctx->cfg->rx_threshold_pct / 100, 1u);
-	evd->deq_depth = c.nb_event_port_dequeue_depth;
+	evd->deq_depth = (uint16_t)deq;
 	return 0;
 }
 /* >8 End of device configuration. */
@@ -203,7 +218,8 @@ tp_evdev_port(struct tp_ctx *ctx, uint8_t port, uint32_t threshold,
 		return ret;
 	pc.new_event_threshold = RTE_MIN((uint32_t)pc.new_event_threshold,
 					 threshold);
-	pc.dequeue_depth = RTE_MIN(pc.dequeue_depth, (uint16_t)evd->deq_depth);
+	pc.dequeue_depth = evd->cq_depth != 0 ? evd->cq_depth :
+		RTE_MIN(pc.dequeue_depth, (uint16_t)evd->deq_depth);
 	pc.enqueue_depth = RTE_MIN(pc.enqueue_depth, (uint16_t)TP_MAX_BURST);
 	pc.event_port_cfg = 0;
 	ret = rte_event_port_setup(evd->dev_id, port, &pc);

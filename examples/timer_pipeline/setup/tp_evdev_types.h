@@ -29,6 +29,9 @@ struct tp_evdev {
 	uint8_t nb_ports;		/**< Ports set up (lcores + adapter). */
 	uint8_t adapter_port;		/**< Port the timer adapter uses. */
 	uint16_t deq_depth;		/**< Dequeue burst. */
+	uint16_t cq_depth;		/**< Ports' dequeue_depth (0: the
+					 *   driver's default, up to deq_depth).
+					 */
 	uint32_t nb_events;		/**< nb_events_limit configured. */
 	uint32_t rx_threshold;		/**< RX ports' new_event_threshold. */
 	uint32_t dev_cap;		/**< event_dev_cap. */
