@@ -85,24 +85,25 @@ fi
 # summary_layout: the walkthrough's run (scripts/docs.sh ran it) and one
 # with RX on lcore 0 and the worker on lcore 2 (sharing CPU 0), on the
 # inline path with a flow log (so the record writer runs on lcore 1).
-TP_RUNS=$((TP_RUNS + 1))
+# layout_run NAME LCORE-OPTIONS...: the demo capture under the capture
+# clock, drop mode, a flow log; its log is $WORK/NAME.log.
+layout_run() {
+	local name=$1
+	shift
+	TP_RUNS=$((TP_RUNS + 1))
+	tp_run "$WORK/$name.log" 60 "$@" --no-huge -m 512 --no-pci \
+		--file-prefix "${TP_PREFIX}_$TP_RUNS" \
+		--log-level=lib.eal:warning --vdev=event_sw0 \
+		"--vdev=net_pcap0,rx_pcap=$TP_BUILD/demo/demo.pcap,tx_pcap=$WORK/$name.pcap" \
+		-- --clock capture --stop-when-done -T 0 --fwd-mode drop \
+		--flow-log "$WORK/$name.json"
+}
 lay_log=$WORK/layout.log
-tp_run "$lay_log" 60 --lcores 0@0,1@1,2@0 -S 1 --no-huge -m 512 --no-pci \
-	--file-prefix "${TP_PREFIX}_$TP_RUNS" --log-level=lib.eal:warning \
-	--vdev=event_sw0 \
-	"--vdev=net_pcap0,rx_pcap=$TP_BUILD/demo/demo.pcap,tx_pcap=$WORK/layout.pcap" \
-	-- --clock capture --stop-when-done -T 0 --fwd-mode drop \
-	--flow-log "$WORK/layout.json"
+one_log=$WORK/layout_one.log
+layout_run layout --lcores 0@0,1@1,2@0 -S 1
 rc=$?
 # And one without a service lcore: lcore 0 runs everything.
-TP_RUNS=$((TP_RUNS + 1))
-one_log=$WORK/layout_one.log
-[ "$rc" -eq 0 ] && tp_run "$one_log" 60 -l 0 --no-huge -m 512 --no-pci \
-	--file-prefix "${TP_PREFIX}_$TP_RUNS" --log-level=lib.eal:warning \
-	--vdev=event_sw0 \
-	"--vdev=net_pcap0,rx_pcap=$TP_BUILD/demo/demo.pcap" \
-	-- --clock capture --stop-when-done -T 0 --fwd-mode drop \
-	--flow-log "$WORK/layout_one.json"
+[ "$rc" -eq 0 ] && layout_run layout_one -l 0
 rc=$?
 if [ "$rc" -eq 0 ] && python3 tests/pipeline/summary_layout.py \
 	docs/summary-json.rst \
