@@ -255,6 +255,18 @@ tp_lcore_idle(struct tp_ctx *ctx, struct tp_lcore *lc, unsigned int *idle,
 		rte_delay_us_sleep(ctx->cfg->idle_sleep_us);
 }
 
+/* While RX waits on the main lcore: the control role keeps its ticks,
+ * and without service lcores the services run (none otherwise).
+ */
+static void
+tp_lcore_wait_main(struct tp_ctx *ctx, struct tp_lcore *lc)
+{
+	if (lc->roles & TP_ROLE_CONTROL) {
+		tp_control_poll(ctx, lc, rte_get_timer_cycles());
+		tp_service_run_here();
+	}
+}
+
 /*
  * RX's wait on a full event device (tp_rx_wait_hook_t): out of credits,
  * on a combined lcore our own worker role must drain the port or nobody
@@ -264,22 +276,14 @@ static void
 tp_lcore_rx_wait(struct tp_ctx *ctx, struct tp_lcore *lc)
 {
 	rte_pause();
-	if (lc->roles & TP_ROLE_CONTROL) {
-		tp_control_poll(ctx, lc, rte_get_timer_cycles());
-		if (tp_service_here_any())
-			tp_service_run_here();
-	}
+	tp_lcore_wait_main(ctx, lc);
 }
 
 static void
 tp_lcore_rx_wait_worker(struct tp_ctx *ctx, struct tp_lcore *lc)
 {
 	tp_worker_poll(ctx, lc);
-	if (lc->roles & TP_ROLE_CONTROL) {
-		tp_control_poll(ctx, lc, rte_get_timer_cycles());
-		if (tp_service_here_any())
-			tp_service_run_here();
-	}
+	tp_lcore_wait_main(ctx, lc);
 }
 
 /* Whether the workers hold RX back (the inline path, wall clock). */
