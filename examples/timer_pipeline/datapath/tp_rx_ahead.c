@@ -16,13 +16,19 @@
  * queue on the inline path, where the record writer has a CPU of its own
  * (main.c).
  *
- * Locking: the ring has one producer, the service, and one consumer, the
- * RX lcore, which alone uses cl[]. go is set by the RX lcore at its first
- * fetch (the ports start after the services), eof by the service once
- * the port has delivered everything, after its last enqueue (release;
- * read with acquire). The service's runstate is set by itself (at eof)
- * and by the RX lcore (tp_rx_ahead_stop(), which then waits until no
- * lcore runs it).
+ * When RX finds the ring empty (the service lcore busy writing records),
+ * it runs an iteration of the service itself (tp_service_help()) rather
+ * than wait.
+ *
+ * Locking: the ring has one producer, the service (on the service lcore,
+ * or on the RX lcore lending a hand: DPDK's service lock lets one in at a
+ * time), and one consumer, the RX lcore, which alone uses cl[]. go is
+ * set by the RX lcore at its first fetch (the ports start after the
+ * services), eof by the service once the port has delivered everything,
+ * after its last enqueue (release; read with acquire). The service's
+ * runstate is set by itself (at eof, on its service lcore) and by the RX
+ * lcore (tp_rx_ahead_stop(), which then waits until no service lcore
+ * runs it; the RX lcore itself is then not inside).
  */
 
 #include <errno.h>
@@ -88,8 +94,23 @@ tp_rx_ahead_input_over(const struct tp_ctx *ctx, const struct tp_rxq *q,
 static void
 tp_rx_ahead_idle(const struct tp_rx_ahead *ra)
 {
-	if (!tp_service_others_running(ra->service_id, rte_lcore_id()))
+	if (tp_service_may_sleep(ra->service_id))
 		rte_delay_us_sleep(TP_RX_AHEAD_IDLE_US);
+}
+
+/* Nothing more to read: on the service lcore, stop holding a CPU that
+ * another service of ours (the record writer) would otherwise spin
+ * beside.
+ */
+static void
+tp_rx_ahead_retire(const struct tp_rx_ahead *ra)
+{
+	const unsigned int lcore = rte_lcore_id();
+
+	if (lcore < RTE_MAX_LCORE &&
+	    rte_lcore_has_role(lcore, ROLE_SERVICE) > 0 &&
+	    tp_service_others_running(ra->service_id, lcore))
+		rte_service_runstate_set(ra->service_id, 0);
 }
 
 /* The service: one burst from the port onto the ring per call. 8< */
@@ -115,6 +136,9 @@ tp_rx_ahead_run(void *arg)
 #endif
 	if (!__atomic_load_n(&ra->go, __ATOMIC_ACQUIRE) ||
 	    __atomic_load_n(&ra->eof, __ATOMIC_RELAXED)) {
+		/* RX may have met the end, lending a hand. */
+		if (__atomic_load_n(&ra->eof, __ATOMIC_RELAXED))
+			tp_rx_ahead_retire(ra);
 		tp_rx_ahead_idle(ra);
 		return -EAGAIN;
 	}
@@ -149,11 +173,7 @@ tp_rx_ahead_run(void *arg)
 	if (!tp_rx_ahead_input_over(ctx, ra->q, burst))
 		return -EAGAIN;
 	__atomic_store_n(&ra->eof, 1, __ATOMIC_RELEASE);
-	/* Nothing more to read: stop holding a CPU that another service of
-	 * ours (the record writer) would otherwise spin beside.
-	 */
-	if (tp_service_others_running(ra->service_id, rte_lcore_id()))
-		rte_service_runstate_set(ra->service_id, 0);
+	tp_rx_ahead_retire(ra);
 	return 0;
 }
 /* >8 End of the read-ahead service. */
@@ -237,15 +257,28 @@ tp_rx_ahead_take(struct tp_rx_ahead *ra, struct rte_mbuf **pkts, uint16_t n)
 	return n;
 }
 
+/*
+ * RX takes what the service read; with the ring empty (the service lcore
+ * busy with the record writer or the end of the capture), it reads the
+ * next burst itself through the service (serialised with the service
+ * lcore, so the port and the ring keep one reader and one producer, and
+ * the packets their order) rather than wait. 8<
+ */
 uint16_t
 tp_rx_ahead_fetch(struct tp_rxq *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct tp_rx_ahead *ra = q->ahead;
+	uint16_t got;
 
 	if (unlikely(!ra->go))
 		__atomic_store_n(&ra->go, 1, __ATOMIC_RELEASE);
-	return tp_rx_ahead_take(ra, pkts, n);
+	got = tp_rx_ahead_take(ra, pkts, n);
+	if (got == 0 && !__atomic_load_n(&ra->eof, __ATOMIC_ACQUIRE) &&
+	    tp_service_help(ra->service_id))
+		got = tp_rx_ahead_take(ra, pkts, n);
+	return got;
 }
+/* >8 End of RX taking the read-ahead. */
 
 const struct tp_classified *
 tp_rx_ahead_classified(const struct tp_rxq *q)

@@ -6,9 +6,10 @@
  * Flow records (see tp_record.h): built by whoever drops a flow's last
  * reference, queued on a ring, drained into the sinks (--flow-log, CSV or
  * JSON lines, through a tp_sink that counts what reached the file; the
- * IPFIX exporter) by one thread at a time: the record writer service on a
- * service lcore while it runs (rec.writer_running), the main lcore
- * before and after.
+ * IPFIX exporter) by one thread at a time: the record writer service while
+ * it runs (rec.writer_running; on its service lcore, or on an lcore
+ * that finds the ring full: DPDK's service lock lets one in at a time),
+ * the main lcore before and after.
  */
 
 #include <arpa/inet.h>
@@ -193,25 +194,34 @@ tp_record_ns(const struct tp_ctx *ctx, uint64_t ts)
 
 /*
  * Put an lcore's staged records on the ring, in one burst when there is
- * room; while the ring is full, wait (counted), the main lcore draining
- * it itself unless the writer service does.
+ * room; while the ring is full (counted), drain it here: the main lcore
+ * itself before and after the writer service runs, and while it runs,
+ * any lcore by an iteration of the service (tp_service_help()), which
+ * the service lcore may be too busy with the adapter's and the
+ * scheduler's services to give it (the end of a SYN scan's capture:
+ * a million expiries at once). Wait only while another lcore is in it.
  */
 static void
 tp_record_stage_flush(struct tp_ctx *ctx, struct tp_record_stage *st)
 {
+	struct tp_records *rec = &ctx->rec;
 	unsigned int done = 0;
 
 	while (done < st->n) {
-		done += rte_ring_mp_enqueue_burst_elem(ctx->rec.ring,
+		done += rte_ring_mp_enqueue_burst_elem(rec->ring,
 						       &st->r[done],
 						       sizeof(st->r[0]),
 						       st->n - done, NULL);
 		if (done == st->n)
 			break;
-		__atomic_fetch_add(&ctx->rec.ring_full, 1, __ATOMIC_RELAXED);
-		if (rte_lcore_id() != ctx->main_lcore ||
-		    tp_record_drain(ctx) == 0)
+		__atomic_fetch_add(&rec->ring_full, 1, __ATOMIC_RELAXED);
+		if (!__atomic_load_n(&rec->writer_running, __ATOMIC_ACQUIRE)) {
+			if (rte_lcore_id() != ctx->main_lcore ||
+			    tp_record_drain(ctx) == 0)
+				rte_pause();
+		} else if (!tp_service_help(rec->service_id)) {
 			rte_pause();
+		}
 	}
 	st->n = 0;
 }
@@ -503,12 +513,12 @@ tp_record_service_run(void *arg)
 	}
 	if (n > 0)
 		return 0;
-	/* Nothing queued, and no other service runs on this lcore (the
-	 * capture clock runs the adapter's and the scheduler's on its own
-	 * lcore; a capture's read-ahead stops at the capture's end): give
-	 * the CPU back for a while rather than spin on it.
+	/* Nothing queued, and no other service runs on this service lcore
+	 * (the capture clock runs the adapter's and the scheduler's on its
+	 * own lcore; a capture's read-ahead stops at the capture's end):
+	 * give the CPU back for a while rather than spin on it.
 	 */
-	if (!tp_service_others_running(rec->service_id, rte_lcore_id()))
+	if (tp_service_may_sleep(rec->service_id))
 		rte_delay_us_sleep(TP_WRITER_IDLE_US);
 	return -EAGAIN;
 }

@@ -12,8 +12,9 @@
  * thread at a time drains the ring and hands each record to the sinks in
  * tp_record_emit(): the main lcore every 10 ms (tp_record_drain()), or,
  * where main.c gives it a CPU of its own, the record writer service on a
- * service lcore, so that no lcore that reads packets or ends flows
- * formats or writes records.
+ * service lcore, so that no lcore busy reading packets or ending flows
+ * formats or writes records; one that finds the ring full runs an
+ * iteration of the service itself rather than wait.
  *
  * Adding a sink (an exporter): give it a flag or handle in struct
  * tp_records, make tp_record_wanted() true when it is on (records are
@@ -64,9 +65,11 @@ void tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 
 /**
  * Put lc's staged records on the ring: every lcore that ends flows calls
- * it once per loop and before it returns. Waits (counting
- * ctx->rec.ring_full) while the ring is full, draining it itself on the
- * main lcore unless the writer service runs.
+ * it once per loop and before it returns. While the ring is full
+ * (counting ctx->rec.ring_full) it drains the ring itself: on the main
+ * lcore unless the writer service runs, on any lcore through an
+ * iteration of the service while it runs; waits only while another
+ * lcore is inside.
  */
 void tp_record_flush(struct tp_ctx *ctx, struct tp_lcore *lc);
 

@@ -8,8 +8,9 @@
  * event scheduler, the timer adapter) mapped to the service lcore running
  * the fewest, at setup on the main lcore, or, in a run without service
  * lcores, listed for the main lcore to run in its loop (the list is
- * written at setup and read by the main lcore alone); and whether a
- * service shares its lcore with a running one (any lcore, read only).
+ * written at setup and read by the main lcore alone); whether a
+ * service shares its lcore with a running one (any lcore, read only);
+ * and an lcore waiting for a service's work running it itself.
  */
 
 #include <errno.h>
@@ -175,3 +176,23 @@ tp_service_others_running(uint32_t self_id, uint32_t lcore)
 	return false;
 }
 /* >8 End of whether another service runs. */
+
+bool
+tp_service_may_sleep(uint32_t self_id)
+{
+	const unsigned int lcore = rte_lcore_id();
+
+	return lcore < RTE_MAX_LCORE &&
+		rte_lcore_has_role(lcore, ROLE_SERVICE) > 0 &&
+		!tp_service_others_running(self_id, lcore);
+}
+
+/* An lcore waiting for a service's work runs it. 8< */
+bool
+tp_service_help(uint32_t service_id)
+{
+	RTE_ASSERT(rte_lcore_id() < RTE_MAX_LCORE &&
+		   rte_lcore_has_role(rte_lcore_id(), ROLE_SERVICE) == 0);
+	return rte_service_run_iter_on_app_lcore(service_id, 1) == 0;
+}
+/* >8 End of lending a hand. */

@@ -46,9 +46,27 @@ void tp_service_run_here(void);
 
 /**
  * Whether a service other than self_id that is mapped to lcore is
- * running: a service of ours with nothing to do sleeps only when none
- * is, so that it never holds another one off.
+ * running.
  */
 bool tp_service_others_running(uint32_t self_id, uint32_t lcore);
+
+/**
+ * Whether a service of ours with nothing to do may sleep: only on a
+ * service lcore (never on an lcore lending a hand, tp_service_help()),
+ * and only when no other running service is mapped there, so that it
+ * never holds another one off.
+ */
+bool tp_service_may_sleep(uint32_t self_id);
+
+/**
+ * Lend a hand: one iteration of a service of ours on this lcore, which
+ * waits for that service's work (a ring it fills or drains), rather than
+ * spin while the service lcore is busy with other services. Serialised
+ * with the service lcore by DPDK's lock for a service run by one lcore
+ * at a time; an EAL lcore that is not a service lcore only.
+ * @return true if the iteration ran here, false if another lcore was
+ *   inside the service (or it is stopped).
+ */
+bool tp_service_help(uint32_t service_id);
 
 #endif /* _TP_SERVICE_H_ */
