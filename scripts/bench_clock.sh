@@ -45,7 +45,9 @@
 # The same input and the same timeouts for all three (idle 5 s, FIN/RST
 # 2 s, active 600 s):
 #   pipeline   run_capture.sh's way (--clock capture, --stop-when-done,
-#              no hugepages), timeouts as options (--tmo-* 5 s, closing
+#              its memory: 2-MB hugepages where enough are free, else
+#              --no-huge; run_memory in run_common.sh, the choice shown in
+#              the report), timeouts as options (--tmo-* 5 s, closing
 #              2 s, --tmo-active 600), -T 0 (no stats screen),
 #              --fwd-mode drop, a JSON flow log in $TMPDIR.
 #   softflowd  -r CAPTURE, exports NetFlow v10 (-v 10) to nfcapd on
@@ -134,6 +136,8 @@ fi
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 REPORT=tools/bench_clock_report.py
+# run_memory: the pipeline's memory options, as run_capture.sh's.
+. scripts/run_common.sh
 
 mkdir -p "$CAPS"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench_clock.XXXXXX")
@@ -212,16 +216,16 @@ keep() {
 
 # run_tp CASE REP: the pipeline, run_capture.sh's way.
 run_tp() {
-	local c=$1 r=$2 cap tpf t0 t1 st=0 prefix mem n
+	local c=$1 r=$2 cap tpf t0 t1 st=0 prefix n
 	cap=CAP_$c; cap=${!cap}
 	tpf=TPF_$c; tpf=${!tpf}
 	prefix=bench_clock_$$_${c}_$r
-	# --no-huge memory: 2 GB, or ~1 KB per table entry above that.
-	mem=$((1024 + tpf / 1000))
-	[ "$mem" -lt 2048 ] && mem=2048
+	# Memory as run_capture.sh takes it.
+	run_memory --flows "$tpf"
+	echo "$c ${RUN_MEM[*]}" >>"$WORK/memory"
 	rm -f "$WORK/tp.json"
 	t0=$(now_ms)
-	timeout -k 30 -s INT "$LIMIT" "$TP" -l 0-1 -S 1 --no-pci --no-huge -m "$mem" \
+	timeout -k 30 -s INT "$LIMIT" "$TP" -l 0-1 -S 1 --no-pci "${RUN_MEM[@]}" \
 		--file-prefix "$prefix" --log-level=lib.eal:warning \
 		--vdev=event_sw0 "--vdev=net_pcap0,rx_pcap=$cap,tx_pcap=/dev/null" -- \
 		"${TMO[@]}" -T 0 --flows "$tpf" --stop-when-done --clock capture \
@@ -321,11 +325,18 @@ for c in long synscan; do
 		"$WORK/$c.sf.out" "$WORK/$c.np.out" "$WORK/$c.score.json"
 done
 mkdir -p "$OUT"
+# The pipeline's memory options in each case (every choice, if they
+# changed from run to run).
+mem_of() {
+	awk -v c="$1" '$1 == c { sub(/^[^ ]+ /, ""); print }' "$WORK/memory" |
+		sort -u | paste -sd '|'
+}
 "$PY" "$REPORT" summary "$TIMES" "$OUT/clock.json" \
 	"long=$WORK/long.score.json" "synscan=$WORK/synscan.score.json" \
 	"long.capture=$CAP_long" "long.span_s=$SPAN" \
-	"long.pipeline_flows=$TPF_long" \
+	"long.pipeline_flows=$TPF_long" "long.pipeline_memory=$(mem_of long)" \
 	"synscan.capture=$CAP_synscan" "synscan.pipeline_flows=$TPF_synscan" \
+	"synscan.pipeline_memory=$(mem_of synscan)" \
 	"quick=$QUICK" "reps=$REPS" "pipeline_sha256=$TP_SUM" \
 	"pipeline_rebuilt_during_run=$TP_CHANGED"
 bench_stamp "$OUT/clock.json"

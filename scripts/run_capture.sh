@@ -3,7 +3,8 @@
 # Copyright(c) 2026 The timer_pipeline authors
 #
 # Age the flows of your own capture (pcap or pcapng) and write their flow
-# records; no hugepages needed.
+# records; on 2-MB hugepages where enough are free (scripts/setup.sh
+# reserves 512 MB), else on 4-KB pages (--no-huge).
 #
 #     bash scripts/run_capture.sh CAPTURE [-o DIR] [--replay-pace]
 #                                 [-- PIPELINE OPTIONS...]
@@ -85,8 +86,10 @@ OUT=$(cd "$OUT" && pwd)
 rm -f "$OUT/flows.json" "$OUT/out.pcap" "$OUT/stats.json" "$OUT/summary.json"
 
 bash "$ROOT/scripts/setup.sh" >&2
+. "$ROOT/scripts/run_common.sh"
 prefix=tp_capture_$$
-cmd=("$BIN" -l 0-1 -S 1 --no-pci --no-huge -m 512 --file-prefix "$prefix"
+run_memory "$@"
+cmd=("$BIN" -l 0-1 -S 1 --no-pci "${RUN_MEM[@]}" --file-prefix "$prefix"
      --log-level=lib.eal:warning --vdev=event_sw0
      "--vdev=net_pcap0,rx_pcap=$CAP,tx_pcap=$OUT/out.pcap" --
      "${CLOCK[@]}" --stop-when-done --idle-sleep-us 100
@@ -95,7 +98,6 @@ cmd=("$BIN" -l 0-1 -S 1 --no-pci --no-huge -m 512 --file-prefix "$prefix"
      --flow-log "$OUT/flows.json" -T 1 --stats-json "$OUT/stats.json"
      --summary-json "$OUT/summary.json" "$@")
 echo "\$ ${cmd[*]}" | tee "$OUT/pipeline.log"
-. "$ROOT/scripts/run_common.sh"
 set +e
 # One SIGINT on Ctrl-C or after TP_RUN_TIMEOUT (run_once, run_common.sh).
 run_once "$OUT/pipeline.log" "${TP_RUN_TIMEOUT:-600}" "${cmd[@]}"

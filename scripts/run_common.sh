@@ -14,6 +14,9 @@
 #                                SIGTERM, or SECS seconds after its start;
 #                                SIGKILL 60 s after that as a backstop.
 #                                Sets $status to its exit status.
+#   run_memory ARGS...           the EAL memory options for a pipeline run
+#                                with these options (its --flows, default
+#                                65536): sets the array RUN_MEM.
 
 run_report() {
 	local tool=$1 out=$2 status=$3
@@ -69,4 +72,46 @@ run_once_stop() {
 	trap '' INT TERM
 	app=$(pgrep -P "$1" | head -1)
 	kill -INT "${app:-$1}" 2>/dev/null
+}
+
+# DPDK's memory for a flow table of N flows, in MB: measured on 2-MB pages
+# (DPDK 22.11, 2026-12-05) 66 MB at 65,536 flows, 174 MB at 1.1M and
+# 382 MB at 4M: rte_hash's keys and buckets, the event device, the mbufs,
+# rings. 64 MB and 128 bytes a flow cover them.
+run_memory_mb() {
+	echo $((64 + ($1 * 128 + (1 << 20) - 1) / (1 << 20)))
+}
+
+# Hugepages where enough 2-MB pages are free (unlinked as soon as they are
+# mapped: nothing is left behind in hugetlbfs, whatever the exit), else
+# 4-KB pages (--no-huge, at least 512 MB). On hugepages, DPDK's memory is
+# taken as the run needs it, and pages the pool keeps are never handed
+# back to the host: a VM's first touch of memory is slow (docs/bench.rst,
+# "Ageing a capture").
+run_memory() {
+	local flows=65536 need free next=""
+	for a in "$@"; do
+		if [ "$next" = 1 ]; then
+			flows=$a
+			next=""
+			continue
+		fi
+		case "$a" in
+		--flows) next=1 ;;
+		--flows=*) flows=${a#--flows=} ;;
+		esac
+	done
+	case "$flows" in
+	''|*[!0-9]*) flows=65536 ;;	# the pipeline refuses it anyway
+	esac
+	need=$(run_memory_mb "$flows")
+	free=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages \
+		2>/dev/null || echo 0)
+	if [ $((free * 2)) -ge "$need" ] &&
+	   grep -qs ' hugetlbfs ' /proc/mounts; then
+		RUN_MEM=(--huge-unlink)
+	else
+		[ "$need" -lt 512 ] && need=512
+		RUN_MEM=(--no-huge -m "$need")
+	fi
 }
