@@ -74,12 +74,15 @@ run_once_stop() {
 	kill -INT "${app:-$1}" 2>/dev/null
 }
 
-# DPDK's memory for a flow table of N flows, in MB: measured on 2-MB pages
-# (DPDK 22.11, 2026-12-05) 66 MB at 65,536 flows, 174 MB at 1.1M and
-# 382 MB at 4M: rte_hash's keys and buckets, the event device, the mbufs,
-# rings. 64 MB and 128 bytes a flow cover them.
+# Hugepage memory for a flow table of N flows, in MB. DPDK's, measured on
+# 2-MB pages (DPDK 22.11, 2026-12-05): 66 MB at 65,536 flows, 174 MB at
+# 1.1M and 382 MB at 4M (rte_hash's keys and buckets, the event device,
+# the mbufs, rings); and the table's entries and timers, 168 bytes a
+# slot, slots 1.07 times the flows (datapath/tp_flow_table.c), which go
+# on hugepages too where the pool has room. 64 MB and 300 bytes a flow
+# cover both.
 run_memory_mb() {
-	echo $((64 + ($1 * 128 + (1 << 20) - 1) / (1 << 20)))
+	echo $((64 + ($1 * 300 + (1 << 20) - 1) / (1 << 20)))
 }
 
 # Hugepages where enough 2-MB pages are free (unlinked as soon as they are

@@ -14,9 +14,11 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_hash.h>
 #include <rte_hash_crc.h>
@@ -28,6 +30,12 @@
 #include "datapath/tp_flow.h"
 #include "datapath/tp_flow_slot.h"
 #include "datapath/tp_flow_table.h"
+
+/* mmap()'s page size flag for 2-MB hugetlb pages (linux/mman.h). */
+#ifndef MAP_HUGE_SHIFT
+#define MAP_HUGE_SHIFT 26
+#endif
+#define TP_MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
 
 /* Least room for slots of ended flows (see tp_flow_room()). */
 #define TP_ROOM_MIN 1024u
@@ -66,9 +74,58 @@ tp_flow_room(const struct tp_config *cfg)
 					 in_flight), TP_ROOM_MIN);
 }
 
+/* Free 2-MB pages in the kernel's pool (0 if it cannot tell). */
+static uint64_t
+tp_flow_huge_free(void)
+{
+	unsigned long long n = 0;
+	FILE *f;
+
+	f = fopen("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages",
+		  "r");
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%llu", &n) != 1)
+		n = 0;
+	fclose(f);
+	return n;
+}
+
+/*
+ * An array on 2-MB hugetlb pages, when EAL runs on hugepages itself (not
+ * --no-huge) and the pool keeps at least as many free beside it for
+ * DPDK's allocations still to come (the event device, the adapter, the
+ * mbufs; rte_hash's are made). Pages of the pool stay the pool's between
+ * runs: a virtual machine that hands the guest memory it has not used
+ * for a while slowly (docs/bench.rst, "Ageing a capture") gives them at
+ * full speed, where transparent hugepages go back to the kernel at exit.
+ * The mapping reserves its pages up front: no fault can fail later.
+ */
+static void *
+tp_flow_entries_map_huge(struct tp_flow_table *ft, unsigned int i,
+			 size_t len)
+{
+	const size_t huge = RTE_PGSIZE_2M;
+	void *p;
+
+	len = RTE_ALIGN_CEIL(len, huge);
+	if (!rte_eal_has_hugepages() ||
+	    2 * (len / huge) > tp_flow_huge_free())
+		return NULL;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		 MAP_ANONYMOUS | MAP_HUGETLB | TP_MAP_HUGE_2MB, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	ft->map[i] = p;
+	ft->map_len[i] = len;
+	ft->map_huge[i] = true;
+	return p;
+}
+
 /*
  * The entries and their timers (two arrays, 'i' 0 and 1): anonymous
- * memory of this process, on transparent 2-MB
+ * memory of this process, on 2-MB hugetlb pages where EAL runs on
+ * hugepages and the pool has room (above), else on transparent 2-MB
  * pages where the kernel gives them (madvise), rather than DPDK's heap.
  * The kernel hands out zeroed pages as they are first touched, so a table
  * of millions of flows is ready at once, and unmapping it at exit costs
@@ -84,6 +141,9 @@ tp_flow_entries_map(struct tp_flow_table *ft, unsigned int i, size_t size)
 	uintptr_t start;
 	void *p;
 
+	p = tp_flow_entries_map_huge(ft, i, len);
+	if (p != NULL)
+		return p;
 	/* Room to start on a 2-MB boundary, where a huge page can go. */
 	len = RTE_ALIGN_CEIL(len, huge) + huge;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -185,11 +245,15 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 	if (ft->dq == NULL)
 		goto nomem;
 	rte_spinlock_init(&ft->reclaim_lock);
-	TP_LOG(INFO, "flow table: %u flows, %u slots of %zu bytes%s", cap,
-	       ft->nb_entries,
+	TP_LOG(INFO, "flow table: %u flows, %u slots of %zu bytes%s, on %s",
+	       cap, ft->nb_entries,
 	       sizeof(struct tp_flow) + sizeof(struct tp_flow_timer),
 	       hp.extra_flag & RTE_HASH_EXTRA_FLAGS_EXT_TABLE ?
-	       ", extendable buckets" : "");
+	       ", extendable buckets" : "",
+	       ft->map_huge[0] && ft->map_huge[1] ? "2-MB hugepages" :
+	       ft->map_huge[0] || ft->map_huge[1] ?
+	       "2-MB hugepages (entries or timers) and transparent hugepages" :
+	       "transparent hugepages where the kernel gives them");
 	return 0;
 nomem:
 	TP_LOG(ERR, "out of memory for %u flow entries", ft->nb_entries);
@@ -218,6 +282,7 @@ tp_flow_table_free(struct tp_ctx *ctx)
 		if (ft->map[i] != NULL)
 			munmap(ft->map[i], ft->map_len[i]);
 		ft->map[i] = NULL;
+		ft->map_huge[i] = false;
 	}
 	ft->entries = NULL;
 	ft->timers = NULL;

@@ -185,6 +185,7 @@ struct tp_flow_table {
 	struct tp_flow_timer *timers;	/**< Their timers, the same way. */
 	void *map[2];			/**< The mappings holding them. */
 	size_t map_len[2];		/**< Their lengths. */
+	bool map_huge[2];		/**< On 2-MB hugetlb pages. */
 	uint32_t nb_entries;		/**< Positions rte_hash may return. */
 	uint32_t capacity;		/**< Live flow limit (--flows). */
 	uint32_t nb_live;		/**< Flows not yet ending (atomic). */
