@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,10 +25,38 @@
 #include "records/tp_output.h"
 #include "records/tp_sink.h"
 
+/* A regular file's written pages leave the page cache every this many
+ * bytes (tp_sink_drop_cache()).
+ */
+#define TP_SINK_DROP_STEP (8 << 20)
+
 static void
 tp_sink_add(uint64_t *ctr, uint64_t n)
 {
 	__atomic_store_n(ctr, *ctr + n, __ATOMIC_RELAXED);
+}
+
+/*
+ * A file of records is written once and read, if at all, later: its
+ * pages need not stay in the page cache. Every TP_SINK_DROP_STEP bytes
+ * the pages written since two steps ago are dropped
+ * (POSIX_FADV_DONTNEED: those written back leave at once; dirty ones are
+ * queued for writeback and leave the next time round). The file's cache
+ * then stays a few steps long and its pages are reused as it grows,
+ * rather than taking fresh memory for all of it (a virtual machine hands
+ * the guest memory it has not used for a while slowly: docs/bench.rst,
+ * "Ageing a capture"), and a long log does not push out what other
+ * programs cache. Only a hint: errors are ignored.
+ */
+static void
+tp_sink_drop_cache(struct tp_sink *s)
+{
+	if (!s->regular || s->size - s->drop_next < TP_SINK_DROP_STEP)
+		return;
+	(void)posix_fadvise(s->fd, s->drop_from, s->size - s->drop_from,
+			    POSIX_FADV_DONTNEED);
+	s->drop_from = s->drop_next;
+	s->drop_next = s->size;
 }
 
 static void
@@ -165,6 +194,7 @@ tp_sink_flush(struct tp_sink *s)
 	s->pending = 0;
 	s->pieces = 0;
 	s->len = 0;
+	tp_sink_drop_cache(s);
 	return 0;
 }
 
@@ -235,6 +265,7 @@ tp_sink_put(struct tp_sink *s, const void *p, size_t len, unsigned int nrec)
 	}
 	s->size += (off_t)len;
 	tp_sink_add(&s->written, nrec);
+	tp_sink_drop_cache(s);
 	return 0;
 }
 

@@ -19,7 +19,8 @@
 /**
  * A file of records (the flow log, the IPFIX file): buffered writes of
  * whole records, and the count of records that reached the file and of
- * those that did not. On the first write error (ENOSPC, EFBIG, EIO) the
+ * those that did not. A regular file's pages leave the page cache once
+ * written back (tp_sink.c). On the first write error (ENOSPC, EFBIG, EIO) the
  * file is cut back to its last whole piece (a partial write keeps the
  * pieces it holds whole and no torn one), the error is logged once
  * with its strerror, and every record from then on is counted as not
@@ -39,6 +40,8 @@ struct tp_sink {
 	unsigned int pieces;	/**< Pieces in buf. */
 	unsigned int max_pieces; /**< Size of ends and nrecs. */
 	off_t size;		/**< Bytes in the file: whole records. */
+	off_t drop_from;	/**< Page cache dropped below this. */
+	off_t drop_next;	/**< Size at the last drop. */
 	int err;		/**< First error (errno), 0 if none. */
 	uint64_t written;	/**< Records in the file (atomic store). */
 	uint64_t not_written;	/**< Records lost (atomic store). */
