@@ -101,17 +101,12 @@ fi
 name=table_hugepages
 free=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages \
 	2>/dev/null || echo 0)
-TP_RUNS=$((TP_RUNS + 1))
 if [ "$free" -lt 64 ] || ! grep -qs ' hugetlbfs ' /proc/mounts; then
 	tp_fail $name "needs 64 free 2-MB hugepages (scripts/setup.sh" \
 		"reserves them); $free free"
 else
-	tp_run "$WORK/$name.log" 90 -l 0-1 -S 1 --huge-unlink --no-pci \
-		--file-prefix "${TP_PREFIX}_$TP_RUNS" \
-		--log-level=pmd.net.pcap:warning --vdev=event_sw0 \
-		"--vdev=net_pcap0,rx_pcap=$IN,tx_pcap=$WORK/$name.pcap" -- \
-		"${TMO_ARGS[@]}" -T 0 --idle-sleep-us 50 --flows 4096 \
-		--stop-when-done --flow-log "$WORK/$name.json" --fwd-mode drop
+	TP_MEM=--huge-unlink tp_pcap_run "$WORK/$name.log" "$IN" \
+		"$WORK/$name.pcap" --flow-log "$WORK/$name.json" --fwd-mode drop
 	rc=$?
 	if ! tp_clean_exit $rc "$WORK/$name.log"; then
 		tp_fail $name "exit status $rc or exactly-once check failed" \

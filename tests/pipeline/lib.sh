@@ -92,11 +92,11 @@ tp_gen_expect() {
 
 # EAL options for run number N (a fresh --file-prefix each time), and
 # those of the array TP_EAL_MORE if set. TP_LCORES replaces the lcore
-# options ("-l 0-1 -S 1").
+# options ("-l 0-1 -S 1"), TP_MEM the memory ones ("--no-huge -m 512").
 tp_eal() {
 	TP_RUNS=$((TP_RUNS + 1))
 	# shellcheck disable=SC2206
-	EAL=(${TP_LCORES:--l 0-1 -S 1} --no-huge -m 512 --no-pci
+	EAL=(${TP_LCORES:--l 0-1 -S 1} ${TP_MEM:---no-huge -m 512} --no-pci
 	     --file-prefix "${TP_PREFIX}_$TP_RUNS" --log-level=pmd.net.pcap:warning
 	     ${TP_EAL_MORE:+"${TP_EAL_MORE[@]}"})
 }

@@ -105,11 +105,7 @@ tp_rx_ahead_idle(const struct tp_rx_ahead *ra)
 static void
 tp_rx_ahead_retire(const struct tp_rx_ahead *ra)
 {
-	const unsigned int lcore = rte_lcore_id();
-
-	if (lcore < RTE_MAX_LCORE &&
-	    rte_lcore_has_role(lcore, ROLE_SERVICE) > 0 &&
-	    tp_service_others_running(ra->service_id, lcore))
+	if (tp_service_shares_lcore(ra->service_id))
 		rte_service_runstate_set(ra->service_id, 0);
 }
 

@@ -177,14 +177,28 @@ tp_service_others_running(uint32_t self_id, uint32_t lcore)
 }
 /* >8 End of whether another service runs. */
 
-bool
-tp_service_may_sleep(uint32_t self_id)
+/* Whether this thread is a service lcore. */
+static bool
+tp_service_lcore_here(void)
 {
 	const unsigned int lcore = rte_lcore_id();
 
 	return lcore < RTE_MAX_LCORE &&
-		rte_lcore_has_role(lcore, ROLE_SERVICE) > 0 &&
-		!tp_service_others_running(self_id, lcore);
+		rte_lcore_has_role(lcore, ROLE_SERVICE) > 0;
+}
+
+bool
+tp_service_may_sleep(uint32_t self_id)
+{
+	return tp_service_lcore_here() &&
+		!tp_service_others_running(self_id, rte_lcore_id());
+}
+
+bool
+tp_service_shares_lcore(uint32_t self_id)
+{
+	return tp_service_lcore_here() &&
+		tp_service_others_running(self_id, rte_lcore_id());
 }
 
 /* An lcore waiting for a service's work runs it. 8< */

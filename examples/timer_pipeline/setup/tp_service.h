@@ -59,6 +59,13 @@ bool tp_service_others_running(uint32_t self_id, uint32_t lcore);
 bool tp_service_may_sleep(uint32_t self_id);
 
 /**
+ * Whether this is a service lcore on which a running service other than
+ * self_id is mapped (a service of ours that has finished stops itself
+ * there rather than take turns with it for nothing).
+ */
+bool tp_service_shares_lcore(uint32_t self_id);
+
+/**
  * Lend a hand: one iteration of a service of ours on this lcore, which
  * waits for that service's work (a ring it fills or drains), rather than
  * spin while the service lcore is busy with other services. Serialised
