@@ -12,11 +12,9 @@
  * the main lcore before and after.
  */
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +30,7 @@
 #include "tp_ctx.h"
 #include "records/tp_ipfix.h"
 #include "records/tp_output.h"
+#include "records/tp_record_line.h"
 #include "records/tp_sink.h"
 #include "records/tp_record.h"
 #include "setup/tp_replay.h"
@@ -40,58 +39,8 @@
 #define TP_RECORD_RING_SIZE 65536
 #define TP_DRAIN_BURST 64
 #define TP_LOG_BUF (256 * 1024)	/* the flow log's buffer */
-#define TP_LOG_LINE_MAX 640	/* longest line: JSON, two IPv6 addresses */
 #define TP_WRITER_FLUSH_MS 10	/* the writer service's flush period */
 #define TP_WRITER_IDLE_US 100	/* its sleep when idle, alone on its lcore */
-
-/*
- * The flow log's fields, in order: X(name, kind, value of record r). The
- * one list the JSON keys, the CSV header and both line formats come
- * from. Kinds: U an unsigned number, A an address (IPv4 dotted or
- * RFC 5952 IPv6), S a string (JSON-quoted).
- */
-#define TP_RECORD_FIELDS(X)						\
-	X("serial", U, r->serial)					\
-	X("ip_version", U, r->ipver)					\
-	X("proto", U, r->proto)						\
-	X("src", A, r->src_addr)					\
-	X("sport", U, r->src_port)					\
-	X("dst", A, r->dst_addr)					\
-	X("dport", U, r->dst_port)					\
-	X("vlan", U, r->vlan[0])					\
-	X("vlan_inner", U, r->vlan[1])					\
-	X("first_ns", U, r->first_ns)					\
-	X("last_ns", U, r->last_ns)					\
-	X("packets_fwd", U, r->pkts[0])					\
-	X("bytes_fwd", U, r->bytes[0])					\
-	X("packets_rev", U, r->pkts[1])					\
-	X("bytes_rev", U, r->bytes[1])					\
-	X("tcp_flags_fwd", U, r->tcp_flags[0])				\
-	X("tcp_flags_rev", U, r->tcp_flags[1])				\
-	X("end_reason", S, tp_flow_end_reason_name(r->end_reason))		\
-	X("end_reason_code", U, r->end_reason)
-
-/* The CSV header line, from the field list (built once). */
-static size_t
-tp_csv_header(char *out, size_t len)
-{
-#define TP_HDR_NAME(name, kind, val) name,
-	static const char *const names[] = {
-		TP_RECORD_FIELDS(TP_HDR_NAME)
-	};
-#undef TP_HDR_NAME
-	size_t n = 0, k, i;
-
-	for (i = 0; i < RTE_DIM(names); i++) {
-		k = strlen(names[i]);
-		if (n + k + 2 > len)
-			return 0;
-		memcpy(out + n, names[i], k);
-		n += k;
-		out[n++] = i + 1 < RTE_DIM(names) ? ',' : '\n';
-	}
-	return n;
-}
 
 int
 tp_record_init(struct tp_ctx *ctx)
@@ -143,7 +92,8 @@ tp_record_init(struct tp_ctx *ctx)
 	if (cfg->log_format == TP_LOG_CSV) {
 		char hdr[TP_LOG_LINE_MAX];
 
-		tp_sink_put(&rec->log, hdr, tp_csv_header(hdr, sizeof(hdr)), 0);
+		tp_sink_put(&rec->log, hdr,
+			    tp_record_line_csv_header(hdr, sizeof(hdr)), 0);
 	}
 	return 0;
 }
@@ -284,107 +234,6 @@ tp_record_push(struct tp_ctx *ctx, struct tp_lcore *lc,
 }
 /* >8 End of building the record. */
 
-/*
- * One line of the flow log, written by hand rather than by snprintf()
- * (docs/bench.rst, "Where the cycles go"). A line is at most
- * TP_LOG_LINE_MAX bytes: every field has a fixed longest form.
- */
-struct tp_line {
-	char *p;		/* next byte */
-	char *end;		/* one past the last byte of the buffer */
-};
-
-static inline void
-tp_line_put(struct tp_line *l, const char *s, size_t n)
-{
-	if ((size_t)(l->end - l->p) < n) {
-		l->p = l->end;	/* cannot happen: counted as not written */
-		return;
-	}
-	memcpy(l->p, s, n);
-	l->p += n;
-}
-
-static inline void
-tp_line_u64(struct tp_line *l, uint64_t v)
-{
-	char d[20];
-	unsigned int i = sizeof(d);
-
-	do {
-		d[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	tp_line_put(l, d + i, sizeof(d) - i);
-}
-
-static inline void
-tp_line_addr(struct tp_line *l, const struct tp_flow_record *r,
-	     const uint8_t *a)
-{
-	char s[INET6_ADDRSTRLEN];
-	unsigned int i;
-
-	if (r->ipver != 4) {
-		inet_ntop(AF_INET6, a, s, sizeof(s));
-		tp_line_put(l, s, strlen(s));
-		return;
-	}
-	for (i = 0; i < 4; i++) {
-		if (i > 0)
-			tp_line_put(l, ".", 1);
-		tp_line_u64(l, a[i]);
-	}
-}
-
-#define TP_LINE_LIT(l, s) tp_line_put(l, s, sizeof(s) - 1)
-#define TP_LINE_U(l, r, v, json) tp_line_u64(l, v)
-#define TP_LINE_A(l, r, v, json) do {					\
-	if (json)							\
-		TP_LINE_LIT(l, "\"");					\
-	tp_line_addr(l, r, v);						\
-	if (json)							\
-		TP_LINE_LIT(l, "\"");					\
-} while (0)
-#define TP_LINE_S(l, r, v, json) do {					\
-	const char *s_ = (v);						\
-									\
-	if (json)							\
-		TP_LINE_LIT(l, "\"");					\
-	tp_line_put(l, s_, strlen(s_));					\
-	if (json)							\
-		TP_LINE_LIT(l, "\"");					\
-} while (0)
-
-/* One line of the flow log into out (len bytes); its length, or len. */
-static int
-tp_record_format(char *out, size_t len, enum tp_log_format fmt,
-		 const struct tp_flow_record *r)
-{
-	struct tp_line l = { .p = out, .end = out + len };
-
-	if (fmt == TP_LOG_CSV) {
-#define TP_CSV_FIELD(name, kind, val) do {				\
-	if (l.p != out)							\
-		TP_LINE_LIT(&l, ",");					\
-	TP_LINE_ ## kind(&l, r, val, false);				\
-} while (0);
-		TP_RECORD_FIELDS(TP_CSV_FIELD)
-#undef TP_CSV_FIELD
-	} else {
-#define TP_JSON_FIELD(name, kind, val) do {				\
-	tp_line_put(&l, l.p == out ? "{" : ",", 1);			\
-	TP_LINE_LIT(&l, "\"" name "\":");				\
-	TP_LINE_ ## kind(&l, r, val, true);				\
-} while (0);
-		TP_RECORD_FIELDS(TP_JSON_FIELD)
-#undef TP_JSON_FIELD
-		TP_LINE_LIT(&l, "}");
-	}
-	TP_LINE_LIT(&l, "\n");
-	return l.p == l.end ? (int)len : (int)(l.p - out);
-}
-
 /* A line into the flow log's sink, or counted there as not written. */
 static void
 tp_record_write(struct tp_sink *log, enum tp_log_format fmt,
@@ -394,7 +243,7 @@ tp_record_write(struct tp_sink *log, enum tp_log_format fmt,
 	int n = 0;
 
 	if (p != NULL) {
-		n = tp_record_format(p, TP_LOG_LINE_MAX, fmt, r);
+		n = tp_record_line_format(p, TP_LOG_LINE_MAX, fmt, r);
 		RTE_ASSERT(n > 0 && n < TP_LOG_LINE_MAX);
 		if (n < 0 || n >= TP_LOG_LINE_MAX)
 			n = 0;	/* cannot happen: counted as not written */

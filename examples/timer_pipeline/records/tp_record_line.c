@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * One line of the flow log from a flow record (see tp_record_line.h): the
+ * field list, the CSV header and the JSON and CSV lines, written by hand.
+ * Pure functions of their arguments; no state, no lock.
+ */
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "datapath/tp_flow.h"
+#include "records/tp_record_line.h"
+
+/*
+ * The flow log's fields, in order: X(name, kind, value of record r). The
+ * one list the JSON keys, the CSV header and both line formats come
+ * from. Kinds: U an unsigned number, A an address (IPv4 dotted or
+ * RFC 5952 IPv6), S a string (JSON-quoted).
+ */
+#define TP_RECORD_FIELDS(X)						\
+	X("serial", U, r->serial)					\
+	X("ip_version", U, r->ipver)					\
+	X("proto", U, r->proto)						\
+	X("src", A, r->src_addr)					\
+	X("sport", U, r->src_port)					\
+	X("dst", A, r->dst_addr)					\
+	X("dport", U, r->dst_port)					\
+	X("vlan", U, r->vlan[0])					\
+	X("vlan_inner", U, r->vlan[1])					\
+	X("first_ns", U, r->first_ns)					\
+	X("last_ns", U, r->last_ns)					\
+	X("packets_fwd", U, r->pkts[0])					\
+	X("bytes_fwd", U, r->bytes[0])					\
+	X("packets_rev", U, r->pkts[1])					\
+	X("bytes_rev", U, r->bytes[1])					\
+	X("tcp_flags_fwd", U, r->tcp_flags[0])				\
+	X("tcp_flags_rev", U, r->tcp_flags[1])				\
+	X("end_reason", S, tp_flow_end_reason_name(r->end_reason))		\
+	X("end_reason_code", U, r->end_reason)
+
+/* The CSV header line, from the field list. */
+size_t
+tp_record_line_csv_header(char *out, size_t len)
+{
+#define TP_HDR_NAME(name, kind, val) name,
+	static const char *const names[] = {
+		TP_RECORD_FIELDS(TP_HDR_NAME)
+	};
+#undef TP_HDR_NAME
+	size_t n = 0, k, i;
+
+	for (i = 0; i < RTE_DIM(names); i++) {
+		k = strlen(names[i]);
+		if (n + k + 2 > len)
+			return 0;
+		memcpy(out + n, names[i], k);
+		n += k;
+		out[n++] = i + 1 < RTE_DIM(names) ? ',' : '\n';
+	}
+	return n;
+}
+
+/*
+ * One line of the flow log, written by hand rather than by snprintf()
+ * (docs/bench.rst, "Where the cycles go"). A line is at most
+ * TP_LOG_LINE_MAX bytes: every field has a fixed longest form.
+ */
+struct tp_line {
+	char *p;		/* next byte */
+	char *end;		/* one past the last byte of the buffer */
+};
+
+static inline void
+tp_line_put(struct tp_line *l, const char *s, size_t n)
+{
+	if ((size_t)(l->end - l->p) < n) {
+		l->p = l->end;	/* cannot happen: counted as not written */
+		return;
+	}
+	memcpy(l->p, s, n);
+	l->p += n;
+}
+
+/* "00" to "99": a number's digits two at a time. */
+#define TP_PAIRS_OF(t)							\
+	t "0" t "1" t "2" t "3" t "4" t "5" t "6" t "7" t "8" t "9"
+static const char tp_digit_pairs[] =
+	TP_PAIRS_OF("0") TP_PAIRS_OF("1") TP_PAIRS_OF("2") TP_PAIRS_OF("3")
+	TP_PAIRS_OF("4") TP_PAIRS_OF("5") TP_PAIRS_OF("6") TP_PAIRS_OF("7")
+	TP_PAIRS_OF("8") TP_PAIRS_OF("9");
+#undef TP_PAIRS_OF
+
+/* Decimal digits of v (1 to 20). */
+static inline unsigned int
+tp_dec_len(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+		1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
+		10000000000ULL, 100000000000ULL, 1000000000000ULL,
+		10000000000000ULL, 100000000000000ULL,
+		1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL,
+	};
+	/* log10(2) ~ 1233 / 4096: from the bit length, the digits or
+	 * one short (0 counts as 1).
+	 */
+	const unsigned int t = ((64 - (unsigned int)__builtin_clzll(v | 1)) *
+				1233) >> 12;
+
+	return t + ((v | 1) >= pow10[t]);
+}
+
+/* x < 10^8 as exactly 8 digits, leading zeros kept, at p. */
+static inline void
+tp_put8(char *p, uint32_t x)
+{
+	const uint32_t hi = x / 10000, lo = x % 10000;
+
+	memcpy(p, &tp_digit_pairs[hi / 100 * 2], 2);
+	memcpy(p + 2, &tp_digit_pairs[hi % 100 * 2], 2);
+	memcpy(p + 4, &tp_digit_pairs[lo / 100 * 2], 2);
+	memcpy(p + 6, &tp_digit_pairs[lo % 100 * 2], 2);
+}
+
+/*
+ * v in decimal, written from its last digit back: eight at a time while
+ * more than eight are left (a nanosecond time has 19), whose halves do
+ * not wait for each other, then two at a time.
+ */
+static inline void
+tp_line_u64(struct tp_line *l, uint64_t v)
+{
+	const unsigned int n = tp_dec_len(v);
+	char *p;
+	uint32_t w;
+
+	if ((size_t)(l->end - l->p) < n) {
+		l->p = l->end;	/* cannot happen: counted as not written */
+		return;
+	}
+	p = l->p + n;
+	while (v >= 100000000) {
+		p -= 8;
+		tp_put8(p, (uint32_t)(v % 100000000));
+		v /= 100000000;
+	}
+	w = (uint32_t)v;
+	while (w >= 100) {
+		p -= 2;
+		memcpy(p, &tp_digit_pairs[w % 100 * 2], 2);
+		w /= 100;
+	}
+	if (w >= 10)
+		memcpy(p - 2, &tp_digit_pairs[w * 2], 2);
+	else
+		p[-1] = (char)('0' + w);
+	l->p += n;
+}
+
+static inline void
+tp_line_addr(struct tp_line *l, const struct tp_flow_record *r,
+	     const uint8_t *a)
+{
+	char s[INET6_ADDRSTRLEN];
+	unsigned int i;
+
+	if (r->ipver != 4) {
+		inet_ntop(AF_INET6, a, s, sizeof(s));
+		tp_line_put(l, s, strlen(s));
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		if (i > 0)
+			tp_line_put(l, ".", 1);
+		tp_line_u64(l, a[i]);
+	}
+}
+
+#define TP_LINE_LIT(l, s) tp_line_put(l, s, sizeof(s) - 1)
+#define TP_LINE_U(l, r, v, json) tp_line_u64(l, v)
+#define TP_LINE_A(l, r, v, json) do {					\
+	if (json)							\
+		TP_LINE_LIT(l, "\"");					\
+	tp_line_addr(l, r, v);						\
+	if (json)							\
+		TP_LINE_LIT(l, "\"");					\
+} while (0)
+#define TP_LINE_S(l, r, v, json) do {					\
+	const char *s_ = (v);						\
+									\
+	if (json)							\
+		TP_LINE_LIT(l, "\"");					\
+	tp_line_put(l, s_, strlen(s_));					\
+	if (json)							\
+		TP_LINE_LIT(l, "\"");					\
+} while (0)
+
+int
+tp_record_line_format(char *out, size_t len, enum tp_log_format fmt,
+		 const struct tp_flow_record *r)
+{
+	struct tp_line l = { .p = out, .end = out + len };
+
+	if (fmt == TP_LOG_CSV) {
+#define TP_CSV_FIELD(name, kind, val) do {				\
+	if (l.p != out)							\
+		TP_LINE_LIT(&l, ",");					\
+	TP_LINE_ ## kind(&l, r, val, false);				\
+} while (0);
+		TP_RECORD_FIELDS(TP_CSV_FIELD)
+#undef TP_CSV_FIELD
+	} else {
+/* Each field as ,"name":value; the line's first ',' becomes its '{'. */
+#define TP_JSON_FIELD(name, kind, val) do {				\
+	TP_LINE_LIT(&l, ",\"" name "\":");				\
+	TP_LINE_ ## kind(&l, r, val, true);				\
+} while (0);
+		TP_RECORD_FIELDS(TP_JSON_FIELD)
+#undef TP_JSON_FIELD
+		TP_LINE_LIT(&l, "}");
+		if (l.p != l.end)
+			out[0] = '{';
+	}
+	TP_LINE_LIT(&l, "\n");
+	return l.p == l.end ? (int)len : (int)(l.p - out);
+}
