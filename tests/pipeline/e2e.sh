@@ -291,6 +291,23 @@ for path in inline events; do
 	fi
 done
 
+# The flow table's writers (datapath/tp_flow_table.c): one lcore holding
+# the RX, worker and control roles (records_direct, lcore 0) makes the
+# hash single-writer; RX and worker on lcores of their own (the runs
+# above, each exact) keep it multi-writer.
+name=table_writers
+if ! grep -q 'flow table: .*, one writer lcore, ' \
+	"$WORK/records_direct.log"; then
+	tp_fail $name "want one writer lcore with lcore 0 main, RX and" \
+		"worker" "$WORK/records_direct.log"
+elif ! grep -q 'flow table: .*, several writer lcores, ' \
+	"$WORK/rx_held_back_inline.log"; then
+	tp_fail $name "want several writer lcores with RX on lcore 0 and" \
+		"the worker on lcore 2" "$WORK/rx_held_back_inline.log"
+else
+	tp_pass $name
+fi
+
 # Two ports: l2fwd pairs (0 <-> 1), each capture comes out of the other
 # port; with --mac-updating the destination MAC is 02:00:00:00:00:<port>.
 $GEN -o "$WORK/p0.pcap" --seed 1 --flows 20 2>/dev/null

@@ -3,12 +3,12 @@
  */
 
 /*
- * The flow table itself: its hash (lock-free lookups, several writers),
- * its entries (one mapping, hugepage-backed when it can), the RCU defer
- * queue that returns a slot once no RX lcore can still hold it
+ * The flow table itself: its hash (lock-free lookups; one writer lcore or
+ * several), its entries (one mapping, hugepage-backed when it can), the
+ * RCU defer queue that returns a slot once no RX lcore can still hold it
  * (tp_flow_slot.c feeds and runs it), and the count of armed timers at
- * exit. Created and freed by main; slots are returned
- * under ft->reclaim_lock.
+ * exit. Created and freed by main; slots are returned under
+ * ft->reclaim_lock.
  */
 
 #include <errno.h>
@@ -159,6 +159,26 @@ tp_flow_entries_map(struct tp_flow_table *ft, unsigned int i, size_t size)
 	return (void *)start;
 }
 
+/*
+ * rte_hash's writers: RX lcores add keys; workers, RX lcores and the
+ * control lcore delete them and free their positions (tp_flow_slot.c).
+ * When one lcore holds all those roles (two CPUs: lcore 0 is the main,
+ * RX and worker lcore), the table has a single writer: no writer lock
+ * around each add and delete, no per-lcore caches of free positions.
+ * Its readers (a capture's read-ahead, looking keys up on the service
+ * lcore) stay lock-free either way.
+ */
+static bool
+tp_flow_table_one_writer(const struct tp_ctx *ctx)
+{
+	const uint32_t writers = TP_ROLE_RX | TP_ROLE_WORKER | TP_ROLE_CONTROL;
+	unsigned int id, n = 0;
+
+	RTE_LCORE_FOREACH(id)
+		n += (ctx->lc[id].roles & writers) != 0;
+	return n == 1;
+}
+
 /* Flow table setup. 8< */
 int
 tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
@@ -173,8 +193,7 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 		.hash_func = rte_hash_crc,
 		.hash_func_init_val = 0,
 		.socket_id = (int)rte_socket_id(),
-		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF |
-			      RTE_HASH_EXTRA_FLAGS_MULTI_WRITER_ADD,
+		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF,
 	};
 	struct rte_rcu_qsbr_dq_parameters dqp = { 0 };
 	size_t sz;
@@ -200,6 +219,8 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 
 	ft->ops = ops;
 	ft->capacity = cap;
+	if (!tp_flow_table_one_writer(ctx))
+		hp.extra_flag |= RTE_HASH_EXTRA_FLAGS_MULTI_WRITER_ADD;
 	if ((uint64_t)cap * 100 >
 	    (uint64_t)rte_align32pow2(hp.entries) * TP_HASH_FILL_PCT)
 		hp.extra_flag |= RTE_HASH_EXTRA_FLAGS_EXT_TABLE;
@@ -209,7 +230,9 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 		       cap, rte_strerror(rte_errno));
 		return -rte_errno;
 	}
-	/* Positions go up to rte_hash_max_key_id() (per-lcore caches). */
+	/* Positions go up to rte_hash_max_key_id() (with several writers,
+	 * the per-lcore caches).
+	 */
 	ft->nb_entries = (uint32_t)rte_hash_max_key_id(ft->h) + 1;
 	ft->entries = tp_flow_entries_map(ft, 0, sizeof(struct tp_flow));
 	ft->timers = tp_flow_entries_map(ft, 1, sizeof(struct tp_flow_timer));
@@ -245,11 +268,13 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 	if (ft->dq == NULL)
 		goto nomem;
 	rte_spinlock_init(&ft->reclaim_lock);
-	TP_LOG(INFO, "flow table: %u flows, %u slots of %zu bytes%s, on %s",
+	TP_LOG(INFO, "flow table: %u flows, %u slots of %zu bytes%s, %s, on %s",
 	       cap, ft->nb_entries,
 	       sizeof(struct tp_flow) + sizeof(struct tp_flow_timer),
 	       hp.extra_flag & RTE_HASH_EXTRA_FLAGS_EXT_TABLE ?
 	       ", extendable buckets" : "",
+	       hp.extra_flag & RTE_HASH_EXTRA_FLAGS_MULTI_WRITER_ADD ?
+	       "several writer lcores" : "one writer lcore",
 	       ft->map_huge[0] && ft->map_huge[1] ? "2-MB hugepages" :
 	       ft->map_huge[0] || ft->map_huge[1] ?
 	       "2-MB hugepages (entries or timers) and transparent hugepages" :

@@ -179,7 +179,7 @@ struct tp_flow_timer {
 
 /** Flow table. */
 struct tp_flow_table {
-	struct rte_hash *h;		/**< Key -> position (LF, multi-writer). */
+	struct rte_hash *h;		/**< Key -> position (LF readers). */
 	const struct tp_flow_ops *ops;	/**< Who is told of ends and steps. */
 	struct tp_flow *entries;	/**< Indexed by position. */
 	struct tp_flow_timer *timers;	/**< Their timers, the same way. */
