@@ -308,6 +308,24 @@ else
 	tp_pass $name
 fi
 
+# Ended flows' slots go back to rte_hash in batches under one RCU token,
+# parked when the defer queue is full (datapath/tp_flow_slot.c): none
+# before the reader reports, every one after (tests/pipeline/flow_slots.c,
+# built by tests/meson.build).
+name=flow_slots
+FS=$TP_BUILD/tests/flow_slots
+if [ ! -x "$FS" ]; then
+	tp_fail $name "$FS not built"
+elif timeout 60 "$FS" --no-huge -m 256 --no-shconf --no-pci -l 0 \
+	--log-level=lib.eal:warning >"$WORK/$name.log" 2>&1 &&
+   grep -q '^flow_slots: [1-9][0-9]* passed, 0 failed$' "$WORK/$name.log"
+then
+	tp_pass $name
+else
+	tp_fail $name "$(grep -c FAIL "$WORK/$name.log") check(s) failed" \
+		"$WORK/$name.log"
+fi
+
 # Two ports: l2fwd pairs (0 <-> 1), each capture comes out of the other
 # port; with --mac-updating the destination MAC is 02:00:00:00:00:<port>.
 $GEN -o "$WORK/p0.pcap" --seed 1 --flows 20 2>/dev/null

@@ -8,8 +8,8 @@
 /*
  * The return of an ended flow's slot to rte_hash once no RX lcore can
  * still hold its position (tp_flow_slot.c): the RCU defer queue, bounded
- * by the room beyond --flows, and the slots parked in their entries when
- * it is full. Everything here runs under ft->reclaim_lock, which these
+ * by the room beyond --flows, fed in batches, and the slots parked in their
+ * entries when it is full. Everything here runs under ft->reclaim_lock, which these
  * functions take (tp_flow_slot_free() is called with it held).
  */
 
@@ -24,12 +24,16 @@ struct tp_ctx;
  */
 void tp_flow_slot_defer(struct tp_ctx *ctx, uint32_t pos);
 
-/** Return the slots whose grace period has passed. Any lcore. */
+/**
+ * Send the slots waiting for a full batch to the defer queue, and return
+ * those whose grace period has passed. Any lcore.
+ */
 void tp_flow_slot_reclaim(struct tp_ctx *ctx);
 
 /**
  * The defer queue's free_fn (rte_rcu_qsbr_dq_parameters): return the @p n
- * positions at @p e (uint32_t) to rte_hash. @p p is the context.
+ * batches at @p e (TP_SLOT_BATCH uint32_t positions each, TP_POS_NONE
+ * where a batch was sent part full) to rte_hash. @p p is the context.
  */
 void tp_flow_slot_free(void *p, void *e, unsigned int n);
 

@@ -249,18 +249,21 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 	if (ft->qsv == NULL || rte_rcu_qsbr_init(ft->qsv, RTE_MAX_LCORE) != 0)
 		goto nomem;
 	dqp.name = "tp_flow_dq";
-	/* Ended slots wait here: as many as the room beyond --flows (and
-	 * the slots rte_hash's lcore caches may hold), not the whole
-	 * table; more are parked (tp_flow_slot_defer()).
+	/* Ended slots wait here, in batches: as many as the room beyond
+	 * --flows (and the slots rte_hash's lcore caches may hold) twice
+	 * over, for the batches sent part full, not the whole table; more
+	 * are parked (tp_flow_slot.c).
 	 */
-	ft->dq_size = ft->nb_entries - cap;
+	ft->dq_size = 2 * ((ft->nb_entries - cap + TP_SLOT_BATCH - 1) /
+			   TP_SLOT_BATCH);
 	ft->dq_count = 0;
+	ft->batch_n = 0;
 	ft->park_head = TP_POS_NONE;
 	ft->park_tail = TP_POS_NONE;
 	dqp.size = ft->dq_size;
-	dqp.esize = sizeof(uint32_t);
-	dqp.trigger_reclaim_limit = 32;
-	dqp.max_reclaim_size = 256;
+	dqp.esize = sizeof(ft->batch);
+	dqp.trigger_reclaim_limit = 1;
+	dqp.max_reclaim_size = 8;
 	dqp.free_fn = tp_flow_slot_free;
 	dqp.p = ctx;
 	dqp.v = ft->qsv;

@@ -104,6 +104,8 @@ tp_key_addr(const struct tp_flow_key *k, unsigned int e)
 
 /** Position meaning "no flow" in packet metadata. */
 #define TP_POS_NONE UINT32_MAX
+/** Ended slots sent to the RCU defer queue under one token. */
+#define TP_SLOT_BATCH 32
 
 /**
  * A flow's state: 104 bytes, next to each other in ft->entries; its timer
@@ -195,8 +197,13 @@ struct tp_flow_table {
 	rte_spinlock_t reclaim_lock;	/**< rte_hash_free_key_* is not MT safe;
 					 * also guards the fields below.
 					 */
-	uint32_t dq_size;		/**< The defer queue holds this many. */
+	uint32_t dq_size;		/**< The defer queue holds this many
+					 * batches.
+					 */
 	uint32_t dq_count;		/**< At most this many are in it. */
+	uint32_t batch_n;		/**< Slots in batch. */
+	uint32_t batch[TP_SLOT_BATCH];	/**< Ended slots, for one token. */
+	uint64_t batch_tok[TP_SLOT_BATCH]; /**< Their own tokens. */
 	uint32_t park_head;		/**< Parked positions, oldest first */
 	uint32_t park_tail;		/**< (TP_POS_NONE: none). */
 	uint64_t parked;		/**< Positions ever parked. */

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The timer_pipeline authors
+ */
+
+/*
+ * The return of ended flows' slots (datapath/tp_flow_slot.c), run by
+ * pipeline/e2e.sh: the flow table of the pipeline and an RCU reader that
+ * reports when told. Slots that ended before a report come back at the
+ * next reclaim, those after it do not. Then one and a half times the
+ * defer queue's room of slots end with no report, so that batches fill
+ * the queue and the rest are parked: none may come back before the
+ * reader reports, and after its reports every one must, each once, and
+ * the table must take as many keys again.
+ * Prints "flow_slots: N passed, N failed" and exits non-zero on a failure.
+ *
+ * Usage: flow_slots EAL-ARGS (one lcore, no hugepages is enough).
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_hash.h>
+#include <rte_lcore.h>
+#include <rte_rcu_qsbr.h>
+
+#include "tp_ctx.h"
+#include "datapath/tp_flow_slot.h"
+#include "datapath/tp_flow_table.h"
+
+int tp_logtype;
+
+static struct tp_config cfg;
+static struct tp_ctx ctx;
+static unsigned int passed, failed;
+
+#define CHECK(cond, ...) do {						\
+	if (cond) {							\
+		passed++;						\
+	} else {							\
+		failed++;						\
+		printf("FAIL line %d: ", __LINE__);			\
+		printf(__VA_ARGS__);					\
+		printf("\n");						\
+	}								\
+} while (0)
+
+/* A key of its own for each i. */
+static void
+key_of(struct tp_flow_key *k, uint32_t i)
+{
+	memset(k, 0, sizeof(*k));
+	memcpy(k, &i, sizeof(i));
+	k->proto = 17;
+}
+
+/* Add n keys and end their flows at once: n slots deferred. */
+static int
+add_and_end(uint32_t n, uint32_t *pos)
+{
+	struct tp_flow_table *ft = &ctx.ft;
+	struct tp_flow_key k;
+	uint32_t i;
+	int32_t p;
+
+	for (i = 0; i < n; i++) {
+		key_of(&k, i);
+		p = rte_hash_add_key(ft->h, &k);
+		if (p < 0)
+			return -1;
+		pos[i] = (uint32_t)p;
+		/* Ended, no reference left: what tp_flow_finalise() sees. */
+		ft->entries[p].ref = (uint32_t)TP_END_IDLE << TP_REF_REASON_SHIFT;
+		if (rte_hash_del_key(ft->h, &k) < 0)
+			return -1;
+		tp_flow_slot_defer(&ctx, pos[i]);
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	const unsigned int reader = 1;	/* an RCU reader id, not an lcore */
+	struct tp_flow_table *ft = &ctx.ft;
+	struct tp_flow_ops ops = { 0 };
+	uint32_t *pos, n, i, free_refs;
+	int ret;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "flow_slots: EAL init failed\n");
+		return 2;
+	}
+	tp_logtype = RTE_LOGTYPE_USER1;
+	cfg.nb_flows = 4096;
+	cfg.nb_events = 256;
+	cfg.nb_mbufs = 256;
+	ctx.cfg = &cfg;
+	/* One lcore writes (two CPUs' layout): no rte_hash lcore caches, so
+	 * the table has fewer positions than the queue's batches would
+	 * take with them.
+	 */
+	ctx.lc[rte_get_main_lcore()].roles = TP_ROLE_RX | TP_ROLE_WORKER |
+		TP_ROLE_CONTROL;
+	if (tp_flow_table_create(&ctx, &ops) < 0) {
+		fprintf(stderr, "flow_slots: no flow table\n");
+		return 2;
+	}
+	/* A reader online that has not reported yet. */
+	if (rte_rcu_qsbr_thread_register(ft->qsv, reader) != 0) {
+		fprintf(stderr, "flow_slots: no RCU reader\n");
+		return 2;
+	}
+	rte_rcu_qsbr_thread_online(ft->qsv, reader);
+	/* Ten slots end and the reader reports; five more end: at the
+	 * reclaim the ten are past their grace period and come back at once
+	 * (the batch was not full), the five wait for the next report.
+	 */
+	pos = calloc(ft->nb_entries, sizeof(*pos));
+	if (pos == NULL)
+		return 2;
+	CHECK(add_and_end(10, pos) == 0, "10 keys added and ended");
+	rte_rcu_qsbr_quiescent(ft->qsv, reader);
+	CHECK(add_and_end(5, pos + 10) == 0, "5 keys added and ended");
+	tp_flow_slot_reclaim(&ctx);
+	CHECK(ft->reclaimed == 10, "%" PRIu64 " slots back, want the 10 "
+	      "ended before the report", ft->reclaimed);
+	rte_rcu_qsbr_quiescent(ft->qsv, reader);
+	tp_flow_slot_reclaim(&ctx);
+	CHECK(ft->reclaimed == 15, "%" PRIu64 " slots back, want 15",
+	      ft->reclaimed);
+	ft->reclaimed = 0;
+	/* One and a half times the slots the queue's batches hold (sized
+	 * twice the room), less one: the last batch goes part full.
+	 */
+	n = 3 * ft->dq_size / 2 * TP_SLOT_BATCH - 1;
+	if (n > ft->nb_entries) {
+		fprintf(stderr, "flow_slots: %u slots to end, %u in the "
+			"table\n", n, ft->nb_entries);
+		return 2;
+	}
+	CHECK(add_and_end(n, pos) == 0, "%u keys added and ended", n);
+	tp_flow_slot_reclaim(&ctx);
+	CHECK(ft->reclaimed == 0, "%" PRIu64 " slots back before the "
+	      "reader reported", ft->reclaimed);
+	CHECK(ft->parked > 0, "no slot parked with the queue full "
+	      "(%u batches)", ft->dq_size);
+	/* Two reports: the part-full batch was sent at the last reclaim,
+	 * under a token after the first report.
+	 */
+	rte_rcu_qsbr_quiescent(ft->qsv, reader);
+	tp_flow_slot_reclaim(&ctx);
+	rte_rcu_qsbr_quiescent(ft->qsv, reader);
+	tp_flow_slot_reclaim(&ctx);
+	CHECK(ft->reclaimed == n, "%" PRIu64 " of %u slots back",
+	      ft->reclaimed, n);
+	for (i = 0, free_refs = 0; i < n; i++)
+		free_refs += ft->entries[pos[i]].ref == TP_REF_FREE;
+	CHECK(free_refs == n, "%u of %u entries read FREE", free_refs, n);
+	/* The positions are rte_hash's again: as many keys fit. */
+	CHECK(add_and_end(n, pos) == 0, "%u keys added again", n);
+	rte_rcu_qsbr_thread_offline(ft->qsv, reader);
+	rte_rcu_qsbr_thread_unregister(ft->qsv, reader);
+	tp_flow_table_free(&ctx);
+	free(pos);
+	printf("flow_slots: %u passed, %u failed\n", passed, failed);
+	rte_eal_cleanup();
+	return failed == 0 ? 0 : 1;
+}
