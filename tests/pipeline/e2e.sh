@@ -152,6 +152,22 @@ else
 	tp_pass $name
 fi
 
+# The same run: its 100,000 flows end at once when the capture ends, the
+# record writer lags, and the lcore ending them formats lines itself
+# (records/tp_record.c, record_lines_early). The log holds the records
+# of the generator's model, each once.
+name=log_lines_early
+early=$(tp_num "$WORK/log_page_cache.log" record_lines_early)
+if ! why=$($CHECK records "$WORK/log_page_cache.json" "$WORK/scan.exp.json" \
+	   --mode paced); then
+	tp_fail $name "$why"
+elif ! tp_expect "lines formatted by lcore 0" "$early" gt 0; then
+	tp_fail $name "$TP_WHY" "$WORK/log_page_cache.log"
+else
+	echo "    $name: $early of 100000 lines formatted by lcore 0"
+	tp_pass $name
+fi
+
 run_case every_packet_direct --refresh every-packet
 run_case every_packet_rte --refresh every-packet --timer-adapter rte
 run_case parallel_queue --eventq-sched parallel

@@ -31,6 +31,7 @@
 #include "records/tp_ipfix.h"
 #include "records/tp_output.h"
 #include "records/tp_record_line.h"
+#include "records/tp_record_text.h"
 #include "records/tp_sink.h"
 #include "records/tp_record.h"
 #include "setup/tp_replay.h"
@@ -41,6 +42,29 @@
 #define TP_LOG_BUF (256 * 1024)	/* the flow log's buffer */
 #define TP_WRITER_FLUSH_MS 10	/* the writer service's flush period */
 #define TP_WRITER_IDLE_US 100	/* its sleep when idle, alone on its lcore */
+/* A producing lcore's own flow log lines (tp_record_stage_encode()). */
+#define TP_RECORD_TEXT_SIZE (16u << 20)
+
+/*
+ * Each lcore that ends flows (RX, worker, control) gets room for lines
+ * it formats itself when the writer lags (tp_record_stage_encode()).
+ * Without it (out of memory) the writer formats them all, as it would.
+ */
+static void
+tp_record_text_init(struct tp_ctx *ctx)
+{
+	const uint32_t ends = TP_ROLE_RX | TP_ROLE_WORKER | TP_ROLE_CONTROL;
+	struct tp_records *rec = &ctx->rec;
+	unsigned int id;
+
+	RTE_BUILD_BUG_ON(RTE_MAX_LCORE > UINT8_MAX + 1);
+	RTE_LCORE_FOREACH(id) {
+		if ((ctx->lc[id].roles & ends) == 0)
+			continue;
+		rec->stage[id]->text = tp_record_text_create(
+			TP_RECORD_TEXT_SIZE, TP_LOG_LINE_MAX);
+	}
+}
 
 int
 tp_record_init(struct tp_ctx *ctx)
@@ -75,6 +99,7 @@ tp_record_init(struct tp_ctx *ctx)
 			tp_record_free(ctx);
 			return -ENOMEM;
 		}
+		rec->stage[id]->lcore = (uint8_t)id;
 	}
 	/* the clock of the records */
 	tp_replay_clock_init(&ctx->replay, cfg->replay_pace, ctx->eth.ports,
@@ -89,6 +114,7 @@ tp_record_init(struct tp_ctx *ctx)
 		return ret;
 	}
 	rec->log_on = true;
+	tp_record_text_init(ctx);
 	if (cfg->log_format == TP_LOG_CSV) {
 		char hdr[TP_LOG_LINE_MAX];
 
@@ -123,6 +149,8 @@ tp_record_free(struct tp_ctx *ctx)
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		/* Every lcore flushed its records before it returned. */
 		RTE_ASSERT(rec->stage[id] == NULL || rec->stage[id]->n == 0);
+		if (rec->stage[id] != NULL)
+			tp_record_text_free(rec->stage[id]->text);
 		rte_free(rec->stage[id]);
 		rec->stage[id] = NULL;
 	}
@@ -143,6 +171,40 @@ tp_record_ns(const struct tp_ctx *ctx, uint64_t ts)
 }
 
 /*
+ * The writer lags (the ring is more than half full): this lcore formats
+ * the flow log lines of its staged records from the first not yet looked
+ * at, into its own text, while there is room (tp_record_text.h); the
+ * writer only copies them. That is the end of a SYN scan's capture: a
+ * million flows end at once, and the writer alone would take twice as
+ * long as the lcore ending them.
+ */
+static void
+tp_record_stage_encode(struct tp_ctx *ctx, struct tp_record_stage *st)
+{
+	const enum tp_log_format fmt = ctx->cfg->log_format;
+	struct tp_flow_record *r;
+	char *p;
+	int n;
+
+	for (; st->encoded < st->n; st->encoded++) {
+		r = &st->r[st->encoded];
+		p = tp_record_text_reserve(st->text, TP_LOG_LINE_MAX);
+		if (p == NULL)
+			return;		/* the writer formats the rest */
+		n = TP_STAGE_RET(ENCODE, 1, tp_record_line_format(p,
+						TP_LOG_LINE_MAX, fmt, r));
+		RTE_ASSERT(n > 0 && n < TP_LOG_LINE_MAX);
+		if (n <= 0 || n >= TP_LOG_LINE_MAX)
+			continue;	/* cannot happen: the writer tries */
+		tp_record_text_commit(st->text, (uint32_t)n);
+		__atomic_store_n(&st->early, st->early + 1, __ATOMIC_RELAXED);
+		r->text = 1;
+		r->text_lcore = st->lcore;
+		r->text_len = (uint32_t)n;
+	}
+}
+
+/*
  * Put an lcore's staged records on the ring, in one burst when there is
  * room; while the ring is full (counted), drain it here: the main lcore
  * itself before and after the writer service runs, and while it runs,
@@ -150,6 +212,7 @@ tp_record_ns(const struct tp_ctx *ctx, uint64_t ts)
  * the service lcore may be too busy with the adapter's and the
  * scheduler's services to give it (the end of a SYN scan's capture:
  * a million expiries at once). Wait only while another lcore is in it.
+ * First, while the writer lags, format their lines here.
  */
 static void
 tp_record_stage_flush(struct tp_ctx *ctx, struct tp_record_stage *st)
@@ -157,6 +220,9 @@ tp_record_stage_flush(struct tp_ctx *ctx, struct tp_record_stage *st)
 	struct tp_records *rec = &ctx->rec;
 	unsigned int done = 0;
 
+	if (st->text != NULL &&
+	    rte_ring_free_count(rec->ring) < TP_RECORD_RING_SIZE / 2)
+		tp_record_stage_encode(ctx, st);
 	while (done < st->n) {
 		done += rte_ring_mp_enqueue_burst_elem(rec->ring,
 						       &st->r[done],
@@ -174,6 +240,7 @@ tp_record_stage_flush(struct tp_ctx *ctx, struct tp_record_stage *st)
 		}
 	}
 	st->n = 0;
+	st->encoded = 0;
 }
 
 void
@@ -254,9 +321,18 @@ tp_record_write(struct tp_sink *log, enum tp_log_format fmt,
 void
 tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r)
 {
-	if (ctx->rec.log_on)
+	struct tp_record_text *t;
+
+	if (r->text) {
+		/* Its producer formatted it (tp_record_stage_encode()). */
+		t = ctx->rec.stage[r->text_lcore]->text;
+		tp_sink_put(&ctx->rec.log, tp_record_text_next(t,
+			    TP_LOG_LINE_MAX), r->text_len, 1);
+		tp_record_text_release(t, TP_LOG_LINE_MAX, r->text_len);
+	} else if (ctx->rec.log_on) {
 		TP_STAGE_RUN(ENCODE, 1, tp_record_write(&ctx->rec.log,
 					ctx->cfg->log_format, r));
+	}
 	if (ctx->ipfix != NULL)
 		tp_ipfix_submit(ctx->ipfix, r);
 }
@@ -279,6 +355,19 @@ tp_record_in_flight(const struct tp_ctx *ctx)
 			built += __atomic_load_n(&rec->stage[id]->built,
 						 __ATOMIC_ACQUIRE);
 	return built > emitted ? built - emitted : 0;
+}
+
+uint64_t
+tp_record_lines_early(const struct tp_ctx *ctx)
+{
+	uint64_t n = 0;
+	unsigned int id;
+
+	for (id = 0; id < RTE_MAX_LCORE; id++)
+		if (ctx->rec.stage[id] != NULL)
+			n += __atomic_load_n(&ctx->rec.stage[id]->early,
+					     __ATOMIC_RELAXED);
+	return n;
 }
 
 uint32_t

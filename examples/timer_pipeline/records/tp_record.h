@@ -80,6 +80,12 @@ void tp_record_flush(struct tp_ctx *ctx, struct tp_lcore *lc);
 void tp_record_emit(struct tp_ctx *ctx, const struct tp_flow_record *r);
 
 /**
+ * Flow log lines the lcores that ended their flows formatted themselves
+ * while the writer lagged (the counter record_lines_early). Any thread.
+ */
+uint64_t tp_record_lines_early(const struct tp_ctx *ctx);
+
+/**
  * Records the sinks take now without counting any as not sent: room in
  * the IPFIX queue less the records built and not yet handed to it
  * (staged, on the ring or being drained; UINT32_MAX when no sink can

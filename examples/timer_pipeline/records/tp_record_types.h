@@ -36,10 +36,14 @@ struct tp_flow_record {
 	uint8_t proto;		/**< IP protocol. */
 	uint8_t tcp_flags[2];	/**< TCP flags: forward, reverse. */
 	uint8_t end_reason;	/**< enum tp_end_reason. */
-	uint8_t pad[3];
+	uint8_t text;		/**< Its flow log line is in its producer's
+				 * text (tp_record_text.h).
+				 */
+	uint8_t text_lcore;	/**< That producer (lcore id). */
+	uint8_t pad;
 	uint16_t in_port;	/**< Port of the flow's first packet. */
 	uint16_t icmp_type_code; /**< ICMP type << 8 | code, else 0. */
-	uint32_t pad2;
+	uint32_t text_len;	/**< The line's length. */
 };
 
 /** Record writer state (main lcore). */
@@ -47,7 +51,17 @@ struct tp_flow_record {
 #define TP_RECORD_STAGE 32
 struct tp_record_stage {
 	unsigned int n;				/**< Records in r. */
+	unsigned int encoded;			/**< Of them, the first
+						 * looked at for a line.
+						 */
 	uint64_t built;				/**< Records built (atomic). */
+	uint64_t early;				/**< Lines it formatted
+						 * (atomic).
+						 */
+	struct tp_record_text *text;		/**< Lines it formats when
+						 * the writer lags, or NULL.
+						 */
+	uint8_t lcore;				/**< Whose (lcore id). */
 	struct tp_flow_record r[TP_RECORD_STAGE];
 };
 

@@ -20,6 +20,7 @@
 #include "tp_ctx.h"
 #include "datapath/tp_flow.h"
 #include "records/tp_ipfix.h"
+#include "records/tp_record.h"
 #include "records/tp_sink.h"
 
 /*
@@ -203,6 +204,10 @@
 	  "Above 0: the run exits with status 3 (records lost).") \
 	C(record_ring_waits, TP_GRP_RECORDS, "ring_waits", 0, "waits", \
 	  "Times a worker found the record ring full and waited.", "") \
+	C(record_lines_early, TP_GRP_RECORDS, "", 0, "lines", \
+	  "Flow log lines formatted by the lcore that ended the flow, " \
+	  "while the record writer lagged (its ring more than half full).", \
+	  "The writer then only copies them; the file is the same.") \
 	C(stats_json_failed, TP_GRP_RECORDS, "", 0, "lines", \
 	  "--stats-json lines that could not be written (warned once).", \
 	  "A diagnostic file: the run goes on and its status is not " \
@@ -463,6 +468,7 @@ tp_counters_read(const struct tp_ctx *ctx, struct tp_counters *c,
 			       &c->records_not_written);
 	c->stats_json_failed = ctx->sj.failed_lines;
 	c->record_ring_waits = ctx->rec.ring_full;
+	c->record_lines_early = tp_record_lines_early(ctx);
 	ipfix = tp_ipfix_stats_get(ctx->ipfix, &x);
 	c->ipfix_messages = x.messages;
 	c->ipfix_exported = x.records;

@@ -101,6 +101,7 @@ struct tp_counters {
 	uint64_t records_written;	/**< Flow records in the flow log. */
 	uint64_t records_not_written;	/**< Lost to the flow log. */
 	uint64_t record_ring_waits;	/**< Record ring full: waits. */
+	uint64_t record_lines_early;	/**< Lines formatted by producers. */
 	uint64_t stats_json_failed;	/**< --stats-json lines lost. */
 	/* ipfix (only with --ipfix or --ipfix-file) */
 	uint64_t ipfix_messages;	/**< IPFIX Messages sent. */
