@@ -171,11 +171,10 @@ tp_flow_entries_map(struct tp_flow_table *ft, unsigned int i, size_t size)
 static bool
 tp_flow_table_one_writer(const struct tp_ctx *ctx)
 {
-	const uint32_t writers = TP_ROLE_RX | TP_ROLE_WORKER | TP_ROLE_CONTROL;
 	unsigned int id, n = 0;
 
 	RTE_LCORE_FOREACH(id)
-		n += (ctx->lc[id].roles & writers) != 0;
+		n += (ctx->lc[id].roles & TP_ROLES_FLOWS) != 0;
 	return n == 1;
 }
 

@@ -29,6 +29,10 @@
 #define TP_ROLE_RX (1u << 0)
 #define TP_ROLE_WORKER (1u << 1)
 #define TP_ROLE_CONTROL (1u << 2)	/* main: stats, records, shutdown */
+/* The roles that create, end or free flows: the flow table's writers,
+ * and the producers of flow records.
+ */
+#define TP_ROLES_FLOWS (TP_ROLE_RX | TP_ROLE_WORKER | TP_ROLE_CONTROL)
 
 #define TP_MAX_RXQ_PER_LCORE 16
 #define TP_MAX_BURST 128

@@ -53,13 +53,12 @@
 static void
 tp_record_text_init(struct tp_ctx *ctx)
 {
-	const uint32_t ends = TP_ROLE_RX | TP_ROLE_WORKER | TP_ROLE_CONTROL;
 	struct tp_records *rec = &ctx->rec;
 	unsigned int id;
 
 	RTE_BUILD_BUG_ON(RTE_MAX_LCORE > UINT8_MAX + 1);
 	RTE_LCORE_FOREACH(id) {
-		if ((ctx->lc[id].roles & ends) == 0)
+		if ((ctx->lc[id].roles & TP_ROLES_FLOWS) == 0)
 			continue;
 		rec->stage[id]->text = tp_record_text_create(
 			TP_RECORD_TEXT_SIZE, TP_LOG_LINE_MAX);
