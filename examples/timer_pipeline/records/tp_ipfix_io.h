@@ -29,6 +29,7 @@ struct tp_ctx;
 struct tp_ipfix_enc;
 
 #define TP_IPFIX_BURST 64
+#define TP_IPFIX_ROUND 16		/* a service's round (tp_ipfix_run.c) */
 #define TP_IPFIX_UDP_MTU 1400		/* one datagram on Ethernet paths */
 #define TP_IPFIX_STREAM_MTU 65000	/* TCP and files */
 #define TP_IPFIX_IO_MS 200		/* TCP connect/send timeout */
