@@ -163,14 +163,20 @@ static const struct tp_flow_ops tp_main_flow_ops = {
 };
 
 /*
- * Where the record writer has a CPU of its own: under the capture clock on
- * the inline path, whose lcore runs the adapter's and the scheduler's
- * services itself (the service lcore would idle), or beside a service
- * lcore that runs no service; never without service lcores (the main
- * lcore runs every service). Elsewhere the main lcore writes records, so
- * that the adapter's service keeps its lcore: sharing it, a flood's
- * expiries were later (bench_scale.sh's churn, lateness p99 7 to 14 ms
- * against 4 to 8).
+ * Where the record writer has a CPU to itself or one with little else to
+ * do: on the inline path, where only expiries cross the event device and
+ * the service lcore runs just the adapter's and the scheduler's services
+ * for them (under the capture clock, the lcore moving the clock runs those
+ * itself until the input ends), or beside a service lcore that runs no
+ * service; never without service lcores (the main lcore runs every
+ * service). On the wall clock, only for a flow log: IPFIX records are
+ * only copied to the exporter's queue, which the main lcore does for less
+ * than a fourth service on the service lcore costs (a flood's IPFIX ran
+ * at 2.2 to 2.7 M new flows/s against 2.7 to 3.1). Elsewhere the
+ * scheduler moves every packet and keeps its lcore; the main lcore writes
+ * records. On the inline path the writer takes short rounds and writes
+ * (tp_record.c): a flood's flow log went from 0.8 to 1.1 to 3.5 M new
+ * flows/s, as the main lcore no longer writes beside RX and the workers.
  */
 static bool
 tp_main_writer_has_cpu(const struct tp_ctx *ctx)
@@ -180,7 +186,7 @@ tp_main_writer_has_cpu(const struct tp_ctx *ctx)
 
 	if (rte_service_lcore_count() == 0)
 		return false;	/* the main lcore runs the services */
-	if (ctx->clk.on && ctx->inline_path)
+	if (ctx->inline_path && (ctx->clk.on || ctx->rec.log_on))
 		return true;
 	n = rte_service_lcore_list(ids, RTE_DIM(ids));
 	for (i = 0; i < n; i++)

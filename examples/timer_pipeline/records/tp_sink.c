@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_debug.h>
 
 #include "datapath/tp_stages.h"
@@ -69,6 +70,7 @@ tp_sink_free(struct tp_sink *s)
 	s->ends = NULL;
 	s->nrecs = NULL;
 	s->cap = 0;
+	s->limit = 0;
 	s->max_pieces = 0;
 }
 
@@ -96,6 +98,7 @@ tp_sink_open(struct tp_sink *s, const char *opt, const char *path,
 			return -ENOMEM;
 		}
 		s->cap = cap;
+		s->limit = cap;
 	}
 	fd = tp_output_open(opt, path);
 	if (fd < 0) {
@@ -198,6 +201,22 @@ tp_sink_flush(struct tp_sink *s)
 	return 0;
 }
 
+void
+tp_sink_set_limit(struct tp_sink *s, size_t bytes)
+{
+	s->limit = RTE_MIN(bytes, s->cap);
+}
+
+/*
+ * Whether a piece of len bytes (at most cap) calls for a write first: it
+ * would pass the limit, or not fit (an empty buffer always takes it).
+ */
+static bool
+tp_sink_full(const struct tp_sink *s, size_t len)
+{
+	return s->len > 0 && (s->len + len > s->limit || s->cap - s->len < len);
+}
+
 /* A piece of len bytes, nrec records, now at the end of buf. */
 static void
 tp_sink_piece(struct tp_sink *s, size_t len, unsigned int nrec)
@@ -213,7 +232,7 @@ tp_sink_reserve(struct tp_sink *s, size_t max)
 {
 	if (tp_sink_dead(s) || max > s->cap)
 		return NULL;
-	if ((s->cap - s->len < max || s->pieces == s->max_pieces) &&
+	if ((tp_sink_full(s, max) || s->pieces == s->max_pieces) &&
 	    tp_sink_flush(s) != 0)
 		return NULL;
 	return s->buf + s->len;
@@ -245,7 +264,7 @@ tp_sink_put(struct tp_sink *s, const void *p, size_t len, unsigned int nrec)
 		return 0;
 	}
 	if (len <= s->cap) {
-		if ((s->cap - s->len < len || s->pieces == s->max_pieces) &&
+		if ((tp_sink_full(s, len) || s->pieces == s->max_pieces) &&
 		    tp_sink_flush(s) != 0) {
 			tp_sink_add(&s->not_written, nrec);
 			return -1;

@@ -34,6 +34,7 @@ struct tp_sink {
 	char *buf;		/**< Pending bytes: whole records. */
 	size_t len;		/**< Bytes in buf. */
 	size_t cap;		/**< Size of buf; 0 = unbuffered. */
+	size_t limit;		/**< Written once it would pass this (<= cap). */
 	unsigned int pending;	/**< Records in buf. */
 	size_t *ends;		/**< Where each piece in buf ends. */
 	unsigned int *nrecs;	/**< Records in each piece. */
@@ -55,6 +56,13 @@ struct tp_sink {
  */
 int tp_sink_open(struct tp_sink *s, const char *opt, const char *path,
 		 size_t cap);
+
+/**
+ * Write the buffer once it would hold more than 'bytes' (at most its size,
+ * the default): shorter writes, for a writer that must not hold its lcore
+ * long.
+ */
+void tp_sink_set_limit(struct tp_sink *s, size_t bytes);
 
 /**
  * Room for a piece of at most max bytes, to be formatted in place and
