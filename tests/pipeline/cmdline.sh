@@ -202,7 +202,7 @@ OPTIONS=(portmask rx-queues rxd txd burst mbufs fwd-mode mac-updating
 	 trace-flow replay-pace replay-speed clock stats-period stats-json duration
 	 stop-when-done probe-ports
 	 flush-at-eof
-	 fault-worker-delay-us summary-json ipfix ipfix-transport ipfix-flows
+	 fault-worker-delay-us fault-writer-delay-us summary-json ipfix ipfix-transport ipfix-flows
 	 ipfix-file
 	 ipfix-domain ipfix-template-refresh ipfix-queue ipfix-queue-full)
 for form in "--help" "-- --help" "-- -h" "-- --flows 5 --help"; do

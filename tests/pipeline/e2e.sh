@@ -307,6 +307,41 @@ for path in inline events; do
 	fi
 done
 
+# RX paced by the record writer (datapath/tp_rx_hold.h): on the inline
+# path (wall clock) with a flow log, the writer service made slow
+# (--fault-writer-delay-us 100 a call: some 160,000 records a second)
+# lags behind 30,000 one-packet flows that RX reads as fast as it can
+# and that end 2 ms after they came. More than 2,048 records then wait,
+# and RX makes no more new flows than the writer took records
+# (rx_paced_polls). Every flow still ends once, and its record is in the
+# log. On the event path the main lcore writes the records (the option
+# slows only the service) and RX is never paced: the event device's
+# backpressure holds it.
+$GEN -o "$WORK/pace.pcap" --seed 11 --flows 30000 --pkts 1 --mix udp=1 \
+	--flow-interval-ms 0.001 >/dev/null 2>&1
+for path in inline events; do
+	name=rx_paced_$path
+	tp_pcap_run "$WORK/$name.log" "$WORK/pace.pcap" "$WORK/$name.pcap" \
+		--flow-log "$WORK/$name.json" --fwd-mode drop --flows 32768 \
+		--timer-tick 1ms --tmo-udp 2ms --packet-path $path \
+		--fault-writer-delay-us 100
+	rc=$?
+	read -r paced created written <<<"$(tp_nums "$WORK/$name.log" \
+		rx_paced_polls flows_created records_written)"
+	if [ $path = inline ]; then op=gt; else op=eq; fi
+	if ! tp_clean_exit $rc "$WORK/$name.log"; then
+		tp_fail $name "exit status $rc or exactly-once check failed" \
+			"$WORK/$name.log"
+	elif ! tp_expect "flows" "$created" eq 30000 ||
+	     ! tp_expect "records written" "$written" eq 30000 ||
+	     ! tp_expect "log lines" "$(wc -l <"$WORK/$name.json")" eq 30000 ||
+	     ! tp_expect "RX polls paced" "$paced" $op 0; then
+		tp_fail $name "$TP_WHY" "$WORK/$name.log"
+	else
+		tp_pass $name
+	fi
+done
+
 # The flow table's writers (datapath/tp_flow_table.c): one lcore holding
 # the RX, worker and control roles (records_direct, lcore 0) makes the
 # hash single-writer; RX and worker on lcores of their own (the runs
@@ -335,6 +370,23 @@ if [ ! -x "$FS" ]; then
 elif timeout 60 "$FS" --no-huge -m 256 --no-shconf --no-pci -l 0 \
 	--log-level=lib.eal:warning >"$WORK/$name.log" 2>&1 &&
    grep -q '^flow_slots: [1-9][0-9]* passed, 0 failed$' "$WORK/$name.log"
+then
+	tp_pass $name
+else
+	tp_fail $name "$(grep -c FAIL "$WORK/$name.log") check(s) failed" \
+		"$WORK/$name.log"
+fi
+
+# RX paced by the record writer (datapath/tp_rx_hold.h): unpaced up to
+# the backlog, then as many new flows as the writer took records, shared
+# by the RX lcores and capped (tests/pipeline/rx_pace.c, built by
+# tests/meson.build).
+name=rx_pace_credit
+RP=$TP_BUILD/tests/rx_pace
+if [ ! -x "$RP" ]; then
+	tp_fail $name "$RP not built"
+elif timeout 60 "$RP" >"$WORK/$name.log" 2>&1 &&
+   grep -q '^rx_pace: [1-9][0-9]* passed, 0 failed$' "$WORK/$name.log"
 then
 	tp_pass $name
 else

@@ -117,10 +117,11 @@ tp_control_input_done(struct tp_ctx *ctx, const struct tp_lcore_stats *t,
 		/* An RX lcore that skipped polls (the inline path: expiries
 		 * come first) did not hear its input fall silent.
 		 */
-		if (t->rx_yield_polls + t->rx_held_polls !=
-		    ctx->ctl.rx_skips_seen) {
-			ctx->ctl.rx_skips_seen = t->rx_yield_polls +
-				t->rx_held_polls;
+		const uint64_t skips = t->rx_yield_polls +
+			t->rx_held_polls + t->rx_paced_polls;
+
+		if (skips != ctx->ctl.rx_skips_seen) {
+			ctx->ctl.rx_skips_seen = skips;
 			ctx->ctl.rx_change_tsc = now;
 		}
 		if (t->rx_pkts == 0 || now - ctx->ctl.rx_change_tsc <

@@ -294,6 +294,15 @@ tp_lcore_rx_held(const struct tp_ctx *ctx)
 		tp_rx_hold_on(&ctx->rx_hold, rte_get_timer_cycles());
 }
 
+/* Whether the record writer paces RX now (the inline path, wall clock). */
+static __rte_always_inline bool
+tp_lcore_rx_paced(const struct tp_ctx *ctx, struct tp_lcore *lc)
+{
+	return unlikely(ctx->rx_hold.records != NULL) &&
+		tp_rx_pace_held(&ctx->rx_hold, &lc->pace,
+				lc->stats.flows_created);
+}
+
 /* The lcore loop, specialised on its roles. 8< */
 static __rte_always_inline int
 tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
@@ -321,12 +330,15 @@ tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
 		 * RX admits no new flow, so that ending flows keeps up with
 		 * creating them and their lateness stays bounded (packets
 		 * would otherwise meet no backpressure at all: none crosses
-		 * the event device).
+		 * the event device). Nor while the record writer lags and
+		 * has not taken as many records as RX made new flows.
 		 */
 		if (rx_on && wk_busy)
 			lc->stats.rx_yield_polls++;
 		else if (rx_on && tp_lcore_rx_held(ctx))
 			lc->stats.rx_held_polls++;
+		else if (rx_on && tp_lcore_rx_paced(ctx, lc))
+			lc->stats.rx_paced_polls++;
 		else if (rx_on)
 			work += tp_rx_poll(ctx, lc,
 					   (roles & TP_ROLE_WORKER) != 0 ?

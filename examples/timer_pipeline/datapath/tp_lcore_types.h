@@ -22,6 +22,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "datapath/tp_rx_hold.h"
 #include "datapath/tp_stages.h"
 #include "reports/tp_slots.h"
 
@@ -66,6 +67,7 @@ struct tp_lcore {
 	uint32_t evict_cursor;		/**< Eviction sampling position. */
 	uint16_t nb_held;		/**< Events of the last dequeue. */
 	uint32_t stashed;		/**< Replay: packets not yet due. */
+	struct tp_rx_pace pace;		/**< RX paced by the record writer. */
 	/* --clock capture (tp_clock.h), published with release. */
 	uint64_t clk_sent;		/**< RX: packet events enqueued. */
 	uint64_t clk_pkts;		/**< Worker: packet events done. */

@@ -13,18 +13,43 @@
  * (tp_flow_expired()) moves 'until' to 'hold' on; RX polls no port
  * before it (tp_lcore.c). 'late' is 0 where RX is never held. The workers
  * write 'until' and RX lcores read it, relaxed, no lock; times are the
- * flows' clock (the timer cycles on the wall clock).
+ * flows' clock (the timer cycles on the wall clock). There too, RX is
+ * paced by the record writer (tp_rx_pace_held()): each RX lcore keeps its
+ * own pace and reads the ring's count and the writer's count, relaxed.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_common.h>
+#include <rte_ring.h>
+
+/* Records the record ring may hold before the writer paces RX. */
+#define TP_RX_PACE_BACKLOG 2048
 
 struct tp_rx_hold {
 	uint64_t late;		/**< Lateness that holds RX (0: never). */
 	uint64_t hold;		/**< For how long. */
 	uint64_t until;		/**< RX admits no packet before. */
+	/* RX paced by the record writer (tp_rx_pace_held()); set once
+	 * before the lcores start, where 'late' is set and some sink takes
+	 * records.
+	 */
+	const struct rte_ring *records;	/**< The record ring (NULL: none). */
+	const uint64_t *written;	/**< Records the writer took off it. */
+	unsigned int backlog;		/**< Records it may hold unpaced. */
+	unsigned int nb_rx;		/**< RX lcores sharing the pace. */
+};
+
+/*
+ * An RX lcore's pace (tp_rx_pace_held()), its own. Credit counts records
+ * the writer took, nb_rx per new flow.
+ */
+struct tp_rx_pace {
+	uint64_t written;	/**< The writer's count at the last look. */
+	uint64_t created;	/**< This lcore's new flows at the last look. */
+	int64_t credit;		/**< New flows it may create, times nb_rx. */
+	bool on;		/**< The writer lags. */
 };
 
 /*
@@ -42,6 +67,56 @@ tp_rx_hold_expiry(struct tp_rx_hold *h, uint64_t now, uint64_t deadline)
 	until = now + h->hold;
 	if (until >= __atomic_load_n(&h->until, __ATOMIC_RELAXED) + h->hold / 2)
 		__atomic_store_n(&h->until, until, __ATOMIC_RELAXED);
+}
+
+/*
+ * RX paced by the record writer. While more than 'backlog' records wait
+ * on the record ring, an RX lcore creates no more new flows than the
+ * writer took records off it since (shared by the RX lcores): a sink
+ * slower than the flows that end (a flow log on tmpfs while the kernel
+ * takes fresh pages, 0.8M records/s on the development VM) sets the pace
+ * of new flows at once. Held back by lateness alone, RX learned of it
+ * only a timeout later, from the expiries of the flows it had let in
+ * meanwhile: it let them in in bursts, the ring stayed half full and
+ * expiries ran 30 to 40 ms late (docs/bench.rst, "Large tables and
+ * churn"). Returns whether RX admits nothing now; 'created': the lcore's
+ * new flows so far.
+ */
+static __rte_always_inline bool
+tp_rx_pace_held(const struct tp_rx_hold *h, struct tp_rx_pace *p,
+		uint64_t created)
+{
+	uint64_t written;
+
+	if (rte_ring_count(h->records) <= h->backlog) {
+		p->on = false;
+		return false;
+	}
+	written = __atomic_load_n(h->written, __ATOMIC_RELAXED);
+	if (!p->on) {
+		p->on = true;
+		p->credit = 0;
+	} else {
+		p->credit += (int64_t)(written - p->written) -
+			(int64_t)(created - p->created) * h->nb_rx;
+		p->credit = RTE_MIN(p->credit,
+				    (int64_t)h->backlog * h->nb_rx);
+	}
+	p->written = written;
+	p->created = created;
+	return p->credit <= 0;
+}
+
+/* Pace RX by the writer of 'records' (see tp_rx_pace_held()). */
+static inline void
+tp_rx_hold_pace(struct tp_rx_hold *h, const struct rte_ring *records,
+		const uint64_t *written, unsigned int backlog,
+		unsigned int nb_rx)
+{
+	h->written = written;
+	h->backlog = backlog;
+	h->nb_rx = RTE_MAX(nb_rx, 1u);
+	h->records = records;
 }
 
 /* RX: whether it is held back at 'now' ('until' stays 0 if late is). */

@@ -191,8 +191,9 @@ tp_ipfix_run_open(struct tp_ipfix *x)
  * on the same lcore run between two rounds, and a round of TP_IPFIX_BURST
  * (about 17 us of encoding and sending on the development VM) held them
  * off long enough that a flood's expiries reached the workers 4 to 32 ms
- * late at p99 (docs/bench.rst, "Floods"). A fuller queue takes whole
- * bursts, so that the exporter keeps up rather than drop records.
+ * late at p99 (docs/bench.rst, "Large tables and churn"). A fuller queue
+ * takes whole bursts, so that the exporter keeps up rather than drop
+ * records.
  */
 static unsigned int
 tp_ipfix_run_burst(const struct tp_ipfix *x)

@@ -462,8 +462,14 @@ tp_record_service_run(void *arg)
 			tp_sink_flush(&rec->log);
 		rec->flush_tsc = now + ctx->hz / 1000 * TP_WRITER_FLUSH_MS;
 	}
-	if (n > 0)
+	if (n > 0) {
+		/* --fault-writer-delay-us (testing aid): a slow sink, so
+		 * that the writer lags and paces RX.
+		 */
+		if (unlikely(ctx->cfg->fault_writer_delay_us != 0))
+			rte_delay_us_block(ctx->cfg->fault_writer_delay_us);
 		return 0;
+	}
 	/* Nothing queued, and no other service runs on this service lcore
 	 * (the capture clock runs the adapter's and the scheduler's on its
 	 * own lcore; a capture's read-ahead stops at the capture's end):

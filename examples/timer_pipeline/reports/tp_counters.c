@@ -159,6 +159,12 @@
 	  "quarter after its deadline (RX then reads no packet for a " \
 	  "quarter tick).", \
 	  "Flows came faster than they end: backpressure.") \
+	C(rx_paced_polls, TP_GRP_EVENTS, "rx_paced_polls", 0, "polls", \
+	  "Inline packet path, wall clock: RX polls skipped " \
+	  "because the record writer lags (more than " \
+	  RTE_STR(TP_RX_PACE_BACKLOG) " records queued) and has taken " \
+	  "fewer records since than RX made new flows.", \
+	  "Records are written slower than flows end: backpressure.") \
 	C(port_ipackets, TP_GRP_PORTS, "ipackets", 0, "packets", \
 	  "The ethdev counters summed over the ports: packets received.", \
 	  "What never reached the pipeline shows only in port_*.") \
@@ -417,6 +423,7 @@ tp_counters_from_slots(const struct tp_lcore_stats *t, struct tp_counters *c)
 	c->idle_polls = t->idle_polls;
 	c->rx_yield_polls = t->rx_yield_polls;
 	c->rx_held_polls = t->rx_held_polls;
+	c->rx_paced_polls = t->rx_paced_polls;
 }
 
 bool

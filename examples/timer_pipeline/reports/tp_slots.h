@@ -66,6 +66,7 @@ struct tp_lcore_stats {
 	uint64_t idle_polls;		/**< Polls that found nothing. */
 	uint64_t rx_yield_polls;	/**< RX polls skipped for expiries. */
 	uint64_t rx_held_polls;		/**< RX polls the workers held back. */
+	uint64_t rx_paced_polls;	/**< RX polls the writer held back. */
 } __rte_cache_aligned;
 
 /** Record one expiry's lateness (ns after its deadline). */

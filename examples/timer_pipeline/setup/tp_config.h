@@ -190,6 +190,7 @@ struct tp_config {
 					 * line, so [eal] args is not used.
 					 */
 	uint32_t fault_worker_delay_us;	/**< Testing: worker spins per burst. */
+	uint32_t fault_writer_delay_us;	/**< Testing: writer spins per call. */
 	char eal_args[TP_EAL_ARGS_LEN];	/**< [eal] args from the file. */
 };
 

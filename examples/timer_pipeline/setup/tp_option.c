@@ -281,6 +281,10 @@ const struct tp_option tp_options[] = {
 	TP_UINT("fault-worker-delay-us", 0, "debug", fault_worker_delay_us, 0,
 		100000, "US", "testing aid: workers spin US per dequeued "
 		"burst (slow workers, event device backpressure)"),
+	TP_UINT("fault-writer-delay-us", 0, "debug", fault_writer_delay_us, 0,
+		100000, "US", "testing aid: the record writer service spins "
+		"US per call that took records (a slow sink: RX paced by "
+		"the writer)"),
 };
 /* >8 End of the option table. */
 
