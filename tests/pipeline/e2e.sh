@@ -359,40 +359,37 @@ else
 	tp_pass $name
 fi
 
+# tp_c_checks NAME PROG [ARGS...]: run the C test tests/PROG of the build
+# (tests/pipeline/tp_check.h) as test NAME; it passes when PROG exits 0
+# and its result line counts some checks and no failure.
+tp_c_checks() {
+	local name=$1 prog=$2 bin=$TP_BUILD/tests/$2
+	shift 2
+	if [ ! -x "$bin" ]; then
+		tp_fail $name "$bin not built"
+	elif timeout 60 "$bin" "$@" >"$WORK/$name.log" 2>&1 &&
+	   grep -q "^$prog: [1-9][0-9]* passed, 0 failed\$" "$WORK/$name.log"
+	then
+		tp_pass $name
+	else
+		tp_fail $name \
+			"$(grep -c FAIL "$WORK/$name.log") check(s) failed" \
+			"$WORK/$name.log"
+	fi
+}
+
 # Ended flows' slots go back to rte_hash in batches under one RCU token,
 # parked when the defer queue is full (datapath/tp_flow_slot.c): none
 # before the reader reports, every one after (tests/pipeline/flow_slots.c,
 # built by tests/meson.build).
-name=flow_slots
-FS=$TP_BUILD/tests/flow_slots
-if [ ! -x "$FS" ]; then
-	tp_fail $name "$FS not built"
-elif timeout 60 "$FS" --no-huge -m 256 --no-shconf --no-pci -l 0 \
-	--log-level=lib.eal:warning >"$WORK/$name.log" 2>&1 &&
-   grep -q '^flow_slots: [1-9][0-9]* passed, 0 failed$' "$WORK/$name.log"
-then
-	tp_pass $name
-else
-	tp_fail $name "$(grep -c FAIL "$WORK/$name.log") check(s) failed" \
-		"$WORK/$name.log"
-fi
+tp_c_checks flow_slots flow_slots --no-huge -m 256 --no-shconf --no-pci -l 0 \
+	--log-level=lib.eal:warning
 
 # RX paced by the record writer (datapath/tp_rx_hold.h): unpaced up to
 # the backlog, then as many new flows as the writer took records, shared
 # by the RX lcores and capped (tests/pipeline/rx_pace.c, built by
 # tests/meson.build).
-name=rx_pace_credit
-RP=$TP_BUILD/tests/rx_pace
-if [ ! -x "$RP" ]; then
-	tp_fail $name "$RP not built"
-elif timeout 60 "$RP" >"$WORK/$name.log" 2>&1 &&
-   grep -q '^rx_pace: [1-9][0-9]* passed, 0 failed$' "$WORK/$name.log"
-then
-	tp_pass $name
-else
-	tp_fail $name "$(grep -c FAIL "$WORK/$name.log") check(s) failed" \
-		"$WORK/$name.log"
-fi
+tp_c_checks rx_pace_credit rx_pace
 
 # Two ports: l2fwd pairs (0 <-> 1), each capture comes out of the other
 # port; with --mac-updating the destination MAC is 02:00:00:00:00:<port>.

@@ -29,23 +29,12 @@
 #include "tp_ctx.h"
 #include "datapath/tp_flow_slot.h"
 #include "datapath/tp_flow_table.h"
+#include "tp_check.h"
 
 int tp_logtype;
 
 static struct tp_config cfg;
 static struct tp_ctx ctx;
-static unsigned int passed, failed;
-
-#define CHECK(cond, ...) do {						\
-	if (cond) {							\
-		passed++;						\
-	} else {							\
-		failed++;						\
-		printf("FAIL line %d: ", __LINE__);			\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
 
 /* A key of its own for each i. */
 static void
@@ -166,7 +155,7 @@ main(int argc, char **argv)
 	rte_rcu_qsbr_thread_unregister(ft->qsv, reader);
 	tp_flow_table_free(&ctx);
 	free(pos);
-	printf("flow_slots: %u passed, %u failed\n", passed, failed);
+	ret = tp_check_report("flow_slots");
 	rte_eal_cleanup();
-	return failed == 0 ? 0 : 1;
+	return ret;
 }

@@ -22,22 +22,11 @@
 #include <rte_ring.h>
 
 #include "datapath/tp_rx_hold.h"
+#include "tp_check.h"
 
 #define BACKLOG 8
 #define RING_SIZE 64
 
-static unsigned int passed, failed;
-
-#define CHECK(cond, ...) do {						\
-	if (cond) {							\
-		passed++;						\
-	} else {							\
-		failed++;						\
-		printf("FAIL line %d: ", __LINE__);			\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
 
 static struct rte_ring *ring;
 
@@ -150,6 +139,5 @@ main(void)
 	CHECK(tp_rx_pace_held(&h, &b, 5), "lcore b not held after 5");
 
 	free(ring);
-	printf("rx_pace: %u passed, %u failed\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+	return tp_check_report("rx_pace");
 }

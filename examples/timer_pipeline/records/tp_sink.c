@@ -209,12 +209,13 @@ tp_sink_set_limit(struct tp_sink *s, size_t bytes)
 
 /*
  * Whether a piece of len bytes (at most cap) calls for a write first: it
- * would pass the limit, or not fit (an empty buffer always takes it).
+ * would pass the limit (at most cap, so it fits after the write; an
+ * empty buffer always takes it).
  */
 static bool
 tp_sink_full(const struct tp_sink *s, size_t len)
 {
-	return s->len > 0 && (s->len + len > s->limit || s->cap - s->len < len);
+	return s->len > 0 && s->len + len > s->limit;
 }
 
 /* A piece of len bytes, nrec records, now at the end of buf. */
