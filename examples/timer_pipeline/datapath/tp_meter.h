@@ -60,6 +60,23 @@ tp_meter_count(struct tp_flow *f, uint8_t d, uint32_t len, uint8_t flags,
 }
 
 /**
+ * A packet that goes no further, counted as monitored (monitor mode) or
+ * as a forwarding drop (drop mode); the caller frees it. True if the mode
+ * is one of those; false (nothing counted) when the packet is to be sent.
+ */
+static __rte_always_inline bool
+tp_meter_consumed(const enum tp_fwd_mode mode, struct tp_lcore_stats *st)
+{
+	if (mode == TP_FWD_DROP)
+		st->drops[TP_DROP_FWD]++;
+	else if (mode == TP_FWD_MONITOR)
+		st->monitored++;
+	else
+		return false;
+	return true;
+}
+
+/**
  * A packet that goes no further: freed, counted as monitored (monitor
  * mode) or as a forwarding drop (drop mode). True if the mode is one of
  * those; false (nothing done) when the packet is to be sent. mode:
@@ -69,11 +86,7 @@ static __rte_always_inline bool
 tp_meter_consume(const enum tp_fwd_mode mode, struct tp_lcore_stats *st,
 		 struct rte_mbuf *m)
 {
-	if (mode == TP_FWD_DROP)
-		st->drops[TP_DROP_FWD]++;
-	else if (mode == TP_FWD_MONITOR)
-		st->monitored++;
-	else
+	if (!tp_meter_consumed(mode, st))
 		return false;
 	rte_pktmbuf_free(m);
 	return true;

@@ -221,6 +221,9 @@ struct tp_rx_burst {
 	const void *keys[TP_MAX_BURST];
 	int32_t pos[TP_MAX_BURST];
 	struct rte_event ev[TP_MAX_BURST];
+	/* Inline path: packets metered and consumed, freed in one call. */
+	struct rte_mbuf *gone[TP_MAX_BURST];
+	uint16_t nb_gone;
 };
 
 /*
@@ -342,13 +345,32 @@ tp_rx_classify(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 }
 
 /*
+ * Inline path (drop and monitor modes): a packet that goes no further,
+ * counted now and freed with the burst's others (rte_pktmbuf_free_bulk:
+ * one call a burst rather than one a packet).
+ */
+static __rte_always_inline void
+tp_rx_consume(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
+	      struct rte_mbuf *m)
+{
+	const bool consumed = tp_meter_consumed(ctx->cfg->fwd_mode,
+						&lc->stats);
+
+	/* The inline path exists only in those modes (tp_lcore.c). */
+	RTE_ASSERT(consumed);
+	RTE_SET_USED(consumed);
+	b->gone[b->nb_gone++] = m;
+}
+
+/*
  * Attach one IP packet to its flow. True when the packet is to go on as
  * an event; false when it was dropped (table full) or, on the inline
  * packet path, metered and consumed here.
  */
 static __rte_always_inline bool
-tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
-	   const struct tp_parsed *pp, uint32_t sig, int32_t pos, uint64_t now)
+tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
+	   struct rte_mbuf *m, const struct tp_parsed *pp, uint32_t sig,
+	   int32_t pos, uint64_t now)
 {
 	struct tp_pkt_meta *meta = tp_meta(&ctx->eth, m);
 	uint64_t ts = tp_replay_ts(&ctx->replay, m, now, ctx->cfg->replay_pace,
@@ -391,7 +413,7 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_mbuf *m,
 			       *tp_wire_len(&ctx->eth, m), pp->tcp_flags, ts,
 			       ctx->nb_rx_lcores == 1);
 		tp_flow_put(ctx, lc, f);
-		tp_meter_consume(ctx->cfg->fwd_mode, &lc->stats, m);
+		tp_rx_consume(ctx, lc, b, m);
 		return false;
 	}
 	meta->pos = tp_flow_pos(&ctx->ft, f);
@@ -470,14 +492,15 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 	if (q->ahead != NULL)
 		pre = tp_rx_ahead_classified(q) + (q->stash_head - n);
 	nf = TP_STAGE_RET(PARSE, n, tp_rx_classify(ctx, lc, &b, pkts, n, pre));
+	b.nb_gone = 0;
 	for (i = 0, j = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		const uint8_t cls = b.c[i]->cls;
 
 		now = tp_rx_pkt_time(&ctx->clk, &ctx->replay, m, now, &pnow);
 		if (cls == TP_PKT_FLOW) {
-			if (!tp_rx_flow(ctx, lc, m, &b.c[i]->parsed, b.sig[j],
-					b.pos[j], now)) {
+			if (!tp_rx_flow(ctx, lc, &b, m, &b.c[i]->parsed,
+					b.sig[j], b.pos[j], now)) {
 				j++;
 				continue;
 			}
@@ -507,13 +530,15 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 			lc->stats.rx_non_ip++;
 		}
 		if (ctx->inline_path) {
-			tp_meter_consume(ctx->cfg->fwd_mode, &lc->stats, m);
+			tp_rx_consume(ctx, lc, &b, m);
 			continue;
 		}
 		tp_meta(&ctx->eth, m)->pos = TP_POS_NONE;
 		tp_rx_event(&b.ev[k++], m, m->port, cfg->sched_type);
 	}
 	RTE_SET_USED(nf);
+	if (b.nb_gone > 0)
+		rte_pktmbuf_free_bulk(b.gone, b.nb_gone);
 	if (k > 0)
 		tp_rx_enqueue(ctx, lc, b.ev, k, wait);
 	tp_clock_rx_done(&ctx->clk, lc);
