@@ -308,7 +308,7 @@ tp_rx_classify(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 	       const struct tp_classified *pre)
 {
 	const struct tp_classified *c;
-	uint16_t i, nf = 0;
+	uint16_t i, k, nf = 0;
 
 	for (i = 0; i < n; i++) {
 		if (pre != NULL && pre[i].cls != TP_PKT_UNCLASSIFIED) {
@@ -338,9 +338,16 @@ tp_rx_classify(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 		b->keys[nf] = &c->parsed.key;
 		nf++;
 	}
-	if (nf > 0)
-		rte_hash_lookup_with_hash_bulk(ctx->ft.h, b->keys, b->sig, nf,
-					       b->pos);
+	/* rte_hash takes at most RTE_HASH_LOOKUP_BULK_MAX (64) keys a call
+	 * and refuses more, leaving the positions unset: --burst goes to
+	 * TP_MAX_BURST (128).
+	 */
+	for (i = 0; i < nf; i += k) {
+		k = RTE_MIN((uint16_t)(nf - i),
+			    (uint16_t)RTE_HASH_LOOKUP_BULK_MAX);
+		rte_hash_lookup_with_hash_bulk(ctx->ft.h, &b->keys[i],
+					       &b->sig[i], k, &b->pos[i]);
+	}
 	return nf;
 }
 
