@@ -17,7 +17,11 @@
 # on 2 CPUs, lcore 0 alone runs RX, the worker, the event_sw scheduler and
 # the timer adapter, and sleeps --idle-sleep-us when idle; net_pcap keeps
 # service lcore 1); the sender and the kernel's veth work run beside it
-# (tcpreplay's CPU is measured per trial). Search (tools/bench_live.py):
+# (tcpreplay's CPU is measured per trial). The pipeline's end of the veth
+# gets run_live.sh's settings for net_af_xdp (--print-tuning: what DPDK's
+# AF_XDP guide recommends for the driver's preferred busy polling) for
+# the whole run, so every input reads the same interface; live.json
+# records them. Search (tools/bench_live.py):
 # rates doubling from 20,000 packets/s, then 3 bisections; 3 repetitions
 # per step, interleaved across inputs; a step passes when every
 # repetition loses nothing. --quick: 1 repetition, 1 bisection.
@@ -57,6 +61,11 @@ done
 ip link add tbla netns "$NSS" type veth peer name tblb netns "$NSP"
 ip -n "$NSS" link set tbla up
 ip -n "$NSP" link set tblb up
+read -r -a TUNING <<<"$(bash scripts/run_live.sh --print-tuning af_xdp)"
+for kv in "${TUNING[@]}"; do
+	ip netns exec "$NSP" sh -c "echo ${kv#*=} >/sys/class/net/tblb/${kv%%=*}"
+done
+echo "bench_live: the pipeline's end of the veth: ${TUNING[*]}"
 CAP=$WORK/live.pcap
 python3 tools/gen_pcap.py -o "$CAP" --seed 7 --flows 1000 --vlan-pct 0 \
 	--qinq-pct 0 --size 64-400 --gap-ms 0.01-0.1 \
@@ -70,6 +79,7 @@ done
 echo "bench_live: $(nproc) CPUs; sender tcpreplay"
 python3 tools/bench_live.py --bin "$BIN" --cap "$CAP" --ns-send "$NSS" \
 	--ns-recv "$NSP" --if-send tbla --if-recv tblb --out "$OUT/live.json" \
-	--reps "$REPS" --bisect "$BISECT" "${VDEVS[@]}"
+	--reps "$REPS" --bisect "$BISECT" --iface-tuning "${TUNING[*]}" \
+	"${VDEVS[@]}"
 bench_stamp "$OUT/live.json"
 python3 tools/bench_live_report.py "$OUT/live.json" "$OUT/live_table.rst"

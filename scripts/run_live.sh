@@ -36,8 +36,17 @@
 # ends the run flushing every flow; timeout kills it 120 s after that),
 # TP_STATS_PERIOD (default 5). Memory:
 # hugepages (-m 256) where 128 of 2 MB are free, else --no-huge.
+#
+# With net_af_xdp the script tunes IFACE as DPDK's AF_XDP guide
+# recommends for the driver's preferred busy polling (its busy_budget, on
+# by default): napi_defer_hard_irqs 2 and gro_flush_timeout 200000 ns in
+# /sys/class/net/IFACE. The kernel's receive work for the socket then
+# runs in the pipeline's polls rather than in softirq on the CPU the
+# frames arrive on (on a veth, the sender's). It prints each change and
+# puts the old values back at exit; TP_LIVE_TUNE=0 leaves IFACE as it is.
 # "run_live.sh --print-vdev NAME IFACE" prints the --vdev, --rxd,
-# --idle-sleep-us and lcore options of input NAME (for
+# --idle-sleep-us and lcore options of input NAME, and
+# "run_live.sh --print-tuning NAME" its settings of IFACE (for
 # scripts/bench_live.sh, which measures the same).
 set -euo pipefail
 
@@ -72,10 +81,24 @@ lcores_of() {
 		echo "-l 0-1 -S 1"
 	fi
 }
+# The settings input NAME wants of the interface, FILE=VALUE under
+# /sys/class/net/IFACE: for net_af_xdp, those DPDK's AF_XDP guide gives
+# for its preferred busy polling (on a veth here, 1.25x the lossless rate
+# of the same input untuned: docs/bench.rst, "Live interfaces").
+tuning_of() {
+	case $1 in
+	af_xdp) echo "napi_defer_hard_irqs=2 gro_flush_timeout=200000" ;;
+	esac
+}
 # --print-vdev NAME IFACE: the --vdev, --rxd, --idle-sleep-us and lcore
-# options of input NAME, for scripts/bench_live.sh (one definition).
+# options of input NAME; --print-tuning NAME: its settings of the
+# interface. For scripts/bench_live.sh (one definition).
 if [ "${1:-}" = --print-vdev ] && [ $# -eq 3 ]; then
 	echo "$(vdev_of "$2" "$3") $RXD $IDLE_US $(lcores_of "$2")"
+	exit 0
+fi
+if [ "${1:-}" = --print-tuning ] && [ $# -eq 2 ]; then
+	tuning_of "$2"
 	exit 0
 fi
 
@@ -119,7 +142,39 @@ rm -f "$OUT/flows.json" "$OUT/summary.json" "$OUT/stats.json" \
 
 bash "$ROOT/scripts/setup.sh" >&2
 prefix=tp_live_$$
-trap 'rm -rf "/var/run/dpdk/$prefix"' EXIT
+# The interface's settings changed by tune(), FILE=OLD, put back at exit.
+RESTORE=()
+untune() {
+	local kv
+	for kv in "${RESTORE[@]}"; do
+		echo "${kv#*=}" 2>/dev/null >"${kv%%=*}" ||
+			echo "run_live: could not put ${kv%%=*} back to ${kv#*=}" >&2
+	done
+	RESTORE=()
+}
+trap 'untune; rm -rf "/var/run/dpdk/$prefix"' EXIT
+# tune SETTINGS...: each FILE=VALUE of tuning_of() on IFACE; a setting
+# the kernel lacks or refuses is named and left as it is.
+tune() {
+	local kv f v old
+	for kv in "$@"; do
+		f=/sys/class/net/$IFACE/${kv%%=*}
+		v=${kv#*=}
+		if ! old=$(cat "$f" 2>/dev/null); then
+			echo "run_live: $IFACE: no ${kv%%=*} here: left as it is" >&2
+			continue
+		fi
+		[ "$old" = "$v" ] && continue
+		if echo "$v" 2>/dev/null >"$f"; then
+			RESTORE+=("$f=$old")
+			echo "run_live: $IFACE: ${kv%%=*} $v (was $old; put back" \
+				"at exit)" >&2
+		else
+			echo "run_live: $IFACE: cannot set ${kv%%=*} to $v: left" \
+				"at $old" >&2
+		fi
+	done
+}
 # Hugepages where 128 of 2 MB are free: net_af_xdp then takes its UMEM
 # from the mbuf pool; without, it received about a tenth of a 40,000
 # packets/s stream here (docs/bench.rst, "Live interfaces").
@@ -170,6 +225,10 @@ echo "run_live: input $PICK (--vdev=$(vdev_of "$PICK" "$IFACE"))" |
 	tee -a "$OUT/probe.log" >&2
 
 read -r -a LCORES <<<"$(lcores_of "$PICK")"
+if [ "${TP_LIVE_TUNE:-1}" != 0 ]; then
+	read -r -a TUNING <<<"$(tuning_of "$PICK")"
+	tune "${TUNING[@]}"
+fi
 cmd=("$BIN" "${LCORES[@]}" "${EAL[@]}" "--vdev=$(vdev_of "$PICK" "$IFACE")" --
      --fwd-mode monitor --rxd "$RXD" --idle-sleep-us "$IDLE_US"
      -T "${TP_STATS_PERIOD:-5}" --duration "${TP_RUN_TIMEOUT:-86400}"

@@ -232,6 +232,10 @@ def main():
                     help="each pipeline input's --vdev, --rxd, "
                     "--idle-sleep-us and EAL lcore options "
                     "(scripts/run_live.sh --print-vdev)")
+    ap.add_argument("--iface-tuning", default="",
+                    help="the settings of the receiving end of the veth "
+                    "(FILE=VALUE ..., scripts/run_live.sh --print-tuning), "
+                    "recorded in the output")
     ap.add_argument("--no-huge", action="store_true",
                     help="the pipeline without hugepages (default: -m 256)")
     a = ap.parse_args()
@@ -266,6 +270,8 @@ def main():
             s.record(s.rate, results[s.name])
     doc = {"eal_memory": " ".join(a.mem), "vdevs": {k: {"vdev": v[0], "rxd": int(v[1]), "idle_sleep_us": int(v[2]), "eal_lcores": v[3]}
                      for k, v in a.vdev.items()},
+           "iface_tuning": dict(kv.split("=", 1)
+                                for kv in a.iface_tuning.split()),
            "capture": {"path": os.path.basename(a.cap),
                        "packets": a.cap_pkts},
            "method": {"reps": a.reps, "start_pps": a.start_pps,

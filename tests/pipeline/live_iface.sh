@@ -21,7 +21,9 @@
 # whether it knows the kernel's drops (net_af_packet before DPDK 25.11,
 # net_af_xdp: input_drops known false, imissed null). scripts/run_live.sh picks its
 # input and, on SIGINT while every flow is live, ends them all as forced
-# end within the 2-s shutdown budget.
+# end within the 2-s shutdown budget; it sets the interface as its
+# --print-tuning says for the input it picked while the pipeline runs,
+# and puts the old values back at exit.
 #
 # Without the right to create namespaces (not root), every case is
 # reported as passed with SKIP in its name and the reason.
@@ -294,6 +296,16 @@ fi
 # timeouts: no flow ends before the signal.
 name=run_live_ctrl_c
 RL=$WORK/run_live
+# The settings run_live.sh may tune, as the pipeline's end has them now.
+TUNABLE="napi_defer_hard_irqs gro_flush_timeout"
+iface_settings() {
+	local f
+	for f in $TUNABLE; do
+		printf '%s=%s ' "$f" "$(ip netns exec "$NSP" \
+			cat "/sys/class/net/tpb/$f" 2>/dev/null)"
+	done
+}
+TUNE_BEFORE=$(iface_settings)
 ip netns exec "$NSP" timeout -k 5 60 python3 -c 'import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_DFL)
 os.execvp("bash", ["bash"] + sys.argv[1:])' "$TP_SRC/scripts/run_live.sh" \
@@ -307,6 +319,7 @@ for i in $(seq 1 150); do
 	kill -0 "$RPID" 2>/dev/null || break
 	sleep 0.2
 done
+TUNE_DURING=$(iface_settings)
 if ! grep -q '=== timer_pipeline stats' "$RL/pipeline.log" 2>/dev/null; then
 	kill -INT "$RPID" 2>/dev/null
 	wait "$RPID"
@@ -351,6 +364,29 @@ else
 			"after the signal)"
 		tp_pass $name
 	fi
+fi
+
+# The interface while the script's pipeline ran, and after: what
+# run_live.sh --print-tuning gives for its pick, then the old values.
+name=run_live_tuning
+TUNE_AFTER=$(iface_settings)
+pick=$(sed -n 's/^run_live: input \([a-z_]*\) .*/\1/p' \
+	"$WORK/run_live_ctrl_c.err")
+want=$TUNE_BEFORE
+for kv in $(bash "$TP_SRC/scripts/run_live.sh" --print-tuning "${pick:-none}"); do
+	want=$(echo "$want" | sed "s/\b${kv%%=*}=[^ ]*/$kv/")
+done
+if [ -z "$pick" ]; then
+	tp_fail $name "run_live.sh named no input" "$WORK/run_live_ctrl_c.err"
+elif [ "$TUNE_DURING" != "$want" ]; then
+	tp_fail $name "while it ran ($pick): $TUNE_DURING; want $want" \
+		"$WORK/run_live_ctrl_c.err"
+elif [ "$TUNE_AFTER" != "$TUNE_BEFORE" ]; then
+	tp_fail $name "after it: $TUNE_AFTER; want $TUNE_BEFORE back" \
+		"$WORK/run_live_ctrl_c.err"
+else
+	echo "  (with $pick: $TUNE_DURING; after: $TUNE_AFTER)"
+	tp_pass $name
 fi
 
 # A tun device carries raw IP, not Ethernet: refused before EAL, named.
