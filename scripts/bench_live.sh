@@ -17,7 +17,9 @@
 # on 2 CPUs, lcore 0 alone runs RX, the worker, the event_sw scheduler and
 # the timer adapter, and sleeps --idle-sleep-us when idle; net_pcap keeps
 # service lcore 1); the sender and the kernel's veth work run beside it
-# (tcpreplay's CPU is measured per trial). The pipeline's end of the veth
+# (tcpreplay's CPU is measured per trial). The sender runs on the last
+# CPU and softflowd on CPU 0, where the pipeline's lcore 0 runs (taskset;
+# live.json records both). The pipeline's end of the veth
 # gets run_live.sh's settings for net_af_xdp (--print-tuning: what DPDK's
 # AF_XDP guide recommends for the driver's preferred busy polling) for
 # the whole run, so every input reads the same interface; live.json
@@ -76,10 +78,11 @@ for name in af_xdp af_packet pcap; do
 	VDEVS+=(--vdev "$name=$vdev:$rxd:$sleep:$lcores")
 	echo "bench_live: $name: pipeline lcores $lcores"
 done
-echo "bench_live: $(nproc) CPUs; sender tcpreplay"
+echo "bench_live: $(nproc) CPUs; sender tcpreplay on CPU $(($(nproc) - 1)), softflowd on CPU 0"
 python3 tools/bench_live.py --bin "$BIN" --cap "$CAP" --ns-send "$NSS" \
 	--ns-recv "$NSP" --if-send tbla --if-recv tblb --out "$OUT/live.json" \
 	--reps "$REPS" --bisect "$BISECT" --iface-tuning "${TUNING[*]}" \
+	--sender-cpu $(($(nproc) - 1)) --softflowd-cpu 0 \
 	"${VDEVS[@]}"
 bench_stamp "$OUT/live.json"
 python3 tools/bench_live_report.py "$OUT/live.json" "$OUT/live_table.rst"

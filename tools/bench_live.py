@@ -45,6 +45,11 @@ def netns(ns, argv):
     return ["ip", "netns", "exec", ns] + argv
 
 
+def pin(cpu):
+    """taskset's prefix for a program on one CPU, or none."""
+    return [] if cpu is None else ["taskset", "-c", str(cpu)]
+
+
 def wait_for(path, text, proc, secs=30):
     """True once path holds text; False if proc ended or secs passed."""
     end = time.time() + secs
@@ -64,7 +69,8 @@ def wait_for(path, text, proc, secs=30):
 def send(a, pps, count):
     """tcpreplay: (packets sent, achieved pps, CPU fraction, log)."""
     loops = max(1, math.ceil(count / a.cap_pkts))
-    argv = netns(a.ns_send, ["tcpreplay", "-q", "-i", a.if_send,
+    argv = netns(a.ns_send, pin(a.sender_cpu) + [
+        "tcpreplay", "-q", "-i", a.if_send,
                              "--pps", str(pps), "--loop", str(loops),
                              "--limit", str(count), a.cap])
     t0 = time.time()
@@ -124,7 +130,8 @@ def trial_pipeline(a, name, pps, tmp, n):
 def trial_softflowd(a, pps, tmp, n):
     ctl = os.path.join(tmp, "sf%d.ctl" % n)
     log = os.path.join(tmp, "sf%d.log" % n)
-    argv = netns(a.ns_recv, ["timeout", "-k", "5", "120", "softflowd",
+    argv = netns(a.ns_recv, pin(a.softflowd_cpu) + [
+        "timeout", "-k", "5", "120", "softflowd",
                              "-i", a.if_recv, "-d", "-c", ctl,
                              "-n", "127.0.0.1:9995", "-p",
                              os.path.join(tmp, "sf%d.pid" % n)])
@@ -236,6 +243,11 @@ def main():
                     help="the settings of the receiving end of the veth "
                     "(FILE=VALUE ..., scripts/run_live.sh --print-tuning), "
                     "recorded in the output")
+    ap.add_argument("--sender-cpu", type=int, default=None,
+                    help="the CPU tcpreplay runs on (taskset)")
+    ap.add_argument("--softflowd-cpu", type=int, default=None,
+                    help="the CPU softflowd runs on (taskset): that of "
+                    "the pipeline's lcore 0")
     ap.add_argument("--no-huge", action="store_true",
                     help="the pipeline without hugepages (default: -m 256)")
     a = ap.parse_args()
@@ -270,6 +282,7 @@ def main():
             s.record(s.rate, results[s.name])
     doc = {"eal_memory": " ".join(a.mem), "vdevs": {k: {"vdev": v[0], "rxd": int(v[1]), "idle_sleep_us": int(v[2]), "eal_lcores": v[3]}
                      for k, v in a.vdev.items()},
+           "cpus": {"sender": a.sender_cpu, "softflowd": a.softflowd_cpu},
            "iface_tuning": dict(kv.split("=", 1)
                                 for kv in a.iface_tuning.split()),
            "capture": {"path": os.path.basename(a.cap),
