@@ -318,9 +318,14 @@ tp_clock_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 
 	if (q->stash_head == q->stash_nb) {
 		q->stash_head = 0;
+		/* From the read-ahead, as many as it reads at once: each
+		 * stash costs a move of the clock at least (a scan's packets
+		 * each have a time of their own), and its packets were read
+		 * from the port at that burst already.
+		 */
 		TP_STAGE_BEGIN(RX_READ);
 		q->stash_nb = q->ahead != NULL ?
-			tp_rx_ahead_fetch(q, q->stash, burst) :
+			tp_rx_ahead_fetch(q, q->stash, TP_MAX_BURST) :
 			rte_eth_rx_burst(q->port, q->queue, q->stash, burst);
 		TP_STAGE_END(q->stash_nb);
 		if (q->stash_nb == 0) {
