@@ -164,26 +164,83 @@ tp_flow_timer_lost(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f)
 			   tp_flow_sig(ctx, f));
 }
 
-/* RX: arm a new flow's first timer and publish it. 8< */
 void
-tp_flow_arm_new(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
-		uint64_t now)
+tp_flow_arm_later(struct tp_lcore *lc, struct tp_flow *f, uint64_t now)
 {
 	RTE_ASSERT(__atomic_load_n(&f->ref, __ATOMIC_RELAXED) == TP_REF_INIT);
-	if (tp_flow_arm(ctx, lc, f, ctx->tmo_cycles[f->tmo_class], now) == 0) {
-		lc->stats.tim_armed++;
-		TP_TRACE(ctx, f, TP_FLOW_STEP_ARM,
-			 tp_flow_tim(&ctx->ft, f)->timeout_ticks, 0);
-		/* Publish: one reference for the timer, one for the packet. */
-		__atomic_store_n(&f->ref, 2, __ATOMIC_RELEASE);
-		return;
-	}
-	/* No timer: the flow ends at once, with this packet counted. */
-	__atomic_store_n(&f->ref, 1 | (TP_END_LACK << TP_REF_REASON_SHIFT),
-			 __ATOMIC_RELEASE);
-	tp_flow_unhash(ctx, f, TP_END_LACK, tp_flow_sig(ctx, f));
+	RTE_ASSERT(lc->nb_arm < TP_MAX_BURST);
+	lc->arm_f[lc->nb_arm] = f;
+	lc->arm_now[lc->nb_arm] = now;
+	lc->nb_arm++;
 }
-/* >8 End of RX: arm a new flow's first timer. */
+
+/*
+ * Publish a new flow whose first arm was tried: two references, the
+ * timer's and the packet's; without a timer it ends at once (lack of
+ * resources), its packet counted. On the inline path that packet was
+ * metered before (the flow was this lcore's alone): its reference goes.
+ */
+static void
+tp_flow_publish(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
+		uint64_t now, bool armed)
+{
+	struct rte_event_timer *t = tp_flow_tim(&ctx->ft, f);
+
+	if (armed) {
+		f->deadline_tsc = now + t->timeout_ticks * ctx->tick_cycles;
+		lc->stats.tim_armed++;
+		TP_TRACE(ctx, f, TP_FLOW_STEP_ARM, t->timeout_ticks, 0);
+		__atomic_store_n(&f->ref, 2, __ATOMIC_RELEASE);
+	} else {
+		lc->stats.tim_arm_fail++;
+		t->state = RTE_EVENT_TIMER_NOT_ARMED;
+		__atomic_store_n(&f->ref,
+				 1 | (TP_END_LACK << TP_REF_REASON_SHIFT),
+				 __ATOMIC_RELEASE);
+		tp_flow_unhash(ctx, f, TP_END_LACK, tp_flow_sig(ctx, f));
+	}
+	if (ctx->inline_path)
+		tp_flow_put(ctx, lc, f);
+}
+
+/* RX: arm the burst's new flows' first timers, and publish them. 8< */
+void
+tp_flow_arm_pending(struct tp_ctx *ctx, struct tp_lcore *lc)
+{
+	struct rte_event_timer *t[TP_MAX_BURST];
+	const uint64_t tick = ctx->tick_cycles;
+	const uint16_t n = lc->nb_arm;
+	uint16_t i, done = 0, k;
+	uint64_t ticks;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < n; i++) {
+		ticks = (ctx->tmo_cycles[lc->arm_f[i]->tmo_class] + tick - 1) /
+			tick;
+		t[i] = tp_flow_tim(&ctx->ft, lc->arm_f[i]);
+		t[i]->timeout_ticks = RTE_MAX(ticks, UINT64_C(1));
+	}
+	/* One call for them all; a timer the adapter refuses (it stops
+	 * there) ends its flow, and the call goes on after it.
+	 */
+	while (done < n) {
+		k = TP_STAGE_RET(ARM, n - done,
+				 ctx->ta.ops->arm_burst(ctx->ta.h, &t[done],
+							n - done));
+		for (i = done; i < done + k; i++)
+			tp_flow_publish(ctx, lc, lc->arm_f[i], lc->arm_now[i],
+					true);
+		done += k;
+		if (done < n) {
+			tp_flow_publish(ctx, lc, lc->arm_f[done],
+					lc->arm_now[done], false);
+			done++;
+		}
+	}
+	lc->nb_arm = 0;
+}
+/* >8 End of RX: arm the burst's new flows. */
 
 /* Pick the oldest idle flow among a sample of live ones and end it. */
 static bool
@@ -274,9 +331,18 @@ tp_flow_get_or_create(struct tp_ctx *ctx, struct tp_lcore *lc,
 			}
 			continue;
 		}
+		if (r == TP_REF_INIT && lc->nb_arm != 0) {
+			/* Maybe created by this lcore earlier in the burst:
+			 * its first arm waits for the burst's end. Arm and
+			 * publish the burst's new flows now.
+			 */
+			tp_flow_arm_pending(ctx, lc);
+			continue;
+		}
 		if (r == TP_REF_INIT || tp_ref_is_dead(r)) {
-			/* Being created (wait) or ending: its key is about to
-			 * leave the table, after which we create a new flow.
+			/* Being created by another lcore (wait) or ending:
+			 * its key is about to leave the table, after which
+			 * we create a new flow.
 			 */
 			lc->stats.flow_busy_retry++;
 			rte_pause();

@@ -33,8 +33,9 @@ const char *tp_flow_end_reason_name(unsigned int reason);
  * RX: take a reference on a packet's flow, creating the flow when its key
  * is new. A flow this call creates is claimed (ref TP_REF_INIT) and
  * initialised, but neither armed nor published: the caller fills in what
- * only it knows (packet time, port) and calls tp_flow_arm_new(). Other RX
- * lcores wait for it meanwhile.
+ * only it knows (packet time, port) and calls tp_flow_arm_later(). Other
+ * RX lcores wait for it meanwhile; this one arms its pending flows first
+ * when it meets one of them again.
  *
  * @param pp       The parsed packet (key, sender end, TCP flags, ICMP).
  * @param sig      The key's hash.
@@ -51,13 +52,21 @@ struct tp_flow *tp_flow_get_or_create(struct tp_ctx *ctx,
 				      bool *created);
 
 /**
- * RX: arm the first timer of a flow tp_flow_get_or_create() created, and
- * publish the flow: two references, the timer's and the packet's. When
- * the arm fails the flow ends at once (lack of resources) and only the
- * packet's reference is left.
+ * RX: a flow tp_flow_get_or_create() created (at TSC @p now) gets its
+ * first timer with the burst's others: tp_flow_arm_pending() arms them in
+ * one call to the adapter. Until then the flow is this lcore's alone.
  */
-void tp_flow_arm_new(struct tp_ctx *ctx, struct tp_lcore *lc,
-		     struct tp_flow *f, uint64_t now);
+void tp_flow_arm_later(struct tp_lcore *lc, struct tp_flow *f, uint64_t now);
+
+/**
+ * RX, at the end of a burst (before its packet events go): arm the first
+ * timers of the flows tp_flow_arm_later() queued, and publish each flow:
+ * two references, the timer's and the packet's. A flow whose arm fails
+ * ends at once (lack of resources) with only the packet's reference left.
+ * On the inline path the packet was metered already and its reference
+ * goes here too.
+ */
+void tp_flow_arm_pending(struct tp_ctx *ctx, struct tp_lcore *lc);
 void tp_flow_refresh(struct tp_ctx *ctx, struct tp_lcore *lc,
 		     struct tp_flow *f, uint64_t now);
 void tp_flow_shorten(struct tp_ctx *ctx, struct tp_lcore *lc,

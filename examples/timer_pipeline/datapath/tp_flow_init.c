@@ -7,7 +7,7 @@
  * tp_flow_get_or_create() (tp_flow.c): its key from rte_hash's store, its
  * timeout class from the first packet, its serial and whether it is
  * traced, and its timer's event template. No lock: until the flow is
- * published (tp_flow_arm_new()) no other lcore touches the entry.
+ * published (tp_flow_arm_pending()) no other lcore touches the entry.
  */
 
 #include <netinet/in.h>

@@ -68,6 +68,12 @@ struct tp_lcore {
 	uint16_t nb_held;		/**< Events of the last dequeue. */
 	uint32_t stashed;		/**< Replay: packets not yet due. */
 	struct tp_rx_pace pace;		/**< RX paced by the record writer. */
+	/* RX: flows created this burst, their first timers not yet armed
+	 * (tp_flow_arm_later(), tp_flow_arm_pending()).
+	 */
+	uint16_t nb_arm;
+	struct tp_flow *arm_f[TP_MAX_BURST];
+	uint64_t arm_now[TP_MAX_BURST];
 	/* --clock capture (tp_clock.h), published with release. */
 	uint64_t clk_sent;		/**< RX: packet events enqueued. */
 	uint64_t clk_pkts;		/**< Worker: packet events done. */

@@ -399,7 +399,7 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 		f->last_ts[1] = 0;
 		f->rev_first_ts = UINT64_MAX;
 		f->in_port = m->port;
-		tp_flow_arm_new(ctx, lc, f, now);
+		tp_flow_arm_later(lc, f, now);
 	} else {
 		if (unlikely(f->traced))
 			tp_trace_packet(ctx, f, tp_flow_dir(f, pp->lo_is_src),
@@ -419,7 +419,9 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 		tp_meter_count(f, tp_flow_dir(f, pp->lo_is_src),
 			       *tp_wire_len(&ctx->eth, m), pp->tcp_flags, ts,
 			       ctx->nb_rx_lcores == 1);
-		tp_flow_put(ctx, lc, f);
+		/* A new flow's reference goes as it is published. */
+		if (!created)
+			tp_flow_put(ctx, lc, f);
 		tp_rx_consume(ctx, lc, b, m);
 		return false;
 	}
@@ -544,6 +546,8 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 		tp_rx_event(&b.ev[k++], m, m->port, cfg->sched_type);
 	}
 	RTE_SET_USED(nf);
+	/* The new flows' timers, before their packet events go. */
+	tp_flow_arm_pending(ctx, lc);
 	if (b.nb_gone > 0)
 		rte_pktmbuf_free_bulk(b.gone, b.nb_gone);
 	if (k > 0)
