@@ -129,6 +129,23 @@ tp_flow_after_kill(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 		tp_flow_finalise(ctx, lc, f, tp_ref_reason(n));
 }
 
+/* A timeout of 'cycles' in adapter ticks, rounded up, at least one. */
+static inline uint64_t
+tp_flow_ticks(const struct tp_ctx *ctx, uint64_t cycles)
+{
+	const uint64_t tick = ctx->tick_cycles;
+
+	return RTE_MAX((cycles + tick - 1) / tick, UINT64_C(1));
+}
+
+/* The adapter refused timer t: counted, and left not armed. */
+static inline void
+tp_flow_arm_refused(struct tp_lcore *lc, struct rte_event_timer *t)
+{
+	lc->stats.tim_arm_fail++;
+	t->state = RTE_EVENT_TIMER_NOT_ARMED;
+}
+
 /* Arm the flow's timer for 'cycles' (rounded up to ticks). The caller owns
  * the timer: it holds tim_lock, or the flow is not yet published.
  */
@@ -136,19 +153,15 @@ static int
 tp_flow_arm(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	    uint64_t cycles, uint64_t now)
 {
-	const uint64_t tick = ctx->tick_cycles;
 	struct rte_event_timer *t = tp_flow_tim(&ctx->ft, f);
-	uint64_t ticks = (cycles + tick - 1) / tick;
 
-	ticks = RTE_MAX(ticks, UINT64_C(1));
-	t->timeout_ticks = ticks;
+	t->timeout_ticks = tp_flow_ticks(ctx, cycles);
 	if (TP_STAGE_RET(ARM, 1,
 			 ctx->ta.ops->arm_burst(ctx->ta.h, &t, 1)) != 1) {
-		lc->stats.tim_arm_fail++;
-		t->state = RTE_EVENT_TIMER_NOT_ARMED;
+		tp_flow_arm_refused(lc, t);
 		return -rte_errno;
 	}
-	f->deadline_tsc = now + ticks * tick;
+	f->deadline_tsc = now + t->timeout_ticks * ctx->tick_cycles;
 	return 0;
 }
 
@@ -192,8 +205,7 @@ tp_flow_publish(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 		TP_TRACE(ctx, f, TP_FLOW_STEP_ARM, t->timeout_ticks, 0);
 		__atomic_store_n(&f->ref, 2, __ATOMIC_RELEASE);
 	} else {
-		lc->stats.tim_arm_fail++;
-		t->state = RTE_EVENT_TIMER_NOT_ARMED;
+		tp_flow_arm_refused(lc, t);
 		__atomic_store_n(&f->ref,
 				 1 | (TP_END_LACK << TP_REF_REASON_SHIFT),
 				 __ATOMIC_RELEASE);
@@ -208,18 +220,15 @@ void
 tp_flow_arm_pending(struct tp_ctx *ctx, struct tp_lcore *lc)
 {
 	struct rte_event_timer *t[TP_MAX_BURST];
-	const uint64_t tick = ctx->tick_cycles;
 	const uint16_t n = lc->nb_arm;
 	uint16_t i, done = 0, k;
-	uint64_t ticks;
 
 	if (n == 0)
 		return;
 	for (i = 0; i < n; i++) {
-		ticks = (ctx->tmo_cycles[lc->arm_f[i]->tmo_class] + tick - 1) /
-			tick;
 		t[i] = tp_flow_tim(&ctx->ft, lc->arm_f[i]);
-		t[i]->timeout_ticks = RTE_MAX(ticks, UINT64_C(1));
+		t[i]->timeout_ticks = tp_flow_ticks(ctx,
+				ctx->tmo_cycles[lc->arm_f[i]->tmo_class]);
 	}
 	/* One call for them all; a timer the adapter refuses (it stops
 	 * there) ends its flow, and the call goes on after it.
