@@ -13,7 +13,6 @@
 
 #include <stdint.h>
 
-struct rte_mbuf;
 struct tp_ctx;
 struct tp_lcore;
 
@@ -31,9 +30,5 @@ unsigned int tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc,
 
 /** The RX role ends: drop what is stashed, leave the RCU reader set. */
 void tp_rx_stop(struct tp_ctx *ctx, struct tp_lcore *lc);
-
-/** RX callback setting each packet's wire length (see tp_rx.c). */
-uint16_t tp_rx_wire_cb(uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
-		       uint16_t nb, uint16_t max, void *arg);
 
 #endif /* _TP_RX_H_ */

@@ -31,7 +31,7 @@
 #include "setup/tp_capture.h"
 #include "tp_ctx.h"
 #include "datapath/tp_pkt.h"
-#include "datapath/tp_rx.h"
+#include "datapath/tp_rx_wire.h"
 #include "datapath/tp_rx_ahead.h"
 #include "setup/tp_live.h"
 #include "setup/tp_ports.h"
