@@ -23,6 +23,10 @@
 #                            packet still counted at its wire length
 #   cut_96_sll               a Linux cooked capture cut to 96 bytes: the
 #                            Ethernet capture's records
+#   cut_96_clock,            both aged under --clock capture (drop mode),
+#   cut_96_sll_clock         where the read-ahead frees each packet and RX
+#                            meters what it noted: the same records and
+#                            counts, the model's paced records
 #   wire_two_files           one port reading a cut copy and a whole file:
 #                            each packet keeps its own wire length
 #   wire_rx_nombuf           a pool too small: net_pcap loses packets it
@@ -167,6 +171,53 @@ if ok $name $?; then
 	else
 		tp_pass $name
 	fi
+fi
+
+# --- Cut captures aged on their own clock ----------------------------------------
+
+# run_capture.sh's way (--clock capture, drop mode: the inline path) with one
+# RX queue and a service lcore: the capture's read-ahead classifies every
+# packet on the service lcore and frees it, and RX has only what it noted of
+# it (wire length, capture time, port). A cut packet still counts at its wire
+# length, and a cooked capture's at its Ethernet frame's.
+
+# read_ahead LOG: the run read its capture ahead (layout: an rx_ahead service).
+read_ahead() {
+	python3 -c 'import json, sys
+lay = json.load(open(sys.argv[1]))["layout"]
+sys.exit(0 if any(s["is"] == "rx_ahead" for s in lay["services"]) else 1)
+' "$(tp_sum_path "$1")"
+}
+
+run whole_clock "$FULL" --clock capture --fwd-mode drop
+if ok whole_clock $?; then
+	tp_pass whole_clock
+	for name in cut_96_clock cut_96_sll_clock; do
+		if [ $name = cut_96_clock ]; then
+			cap=$WORK/cut_96.pcap same=$WORK/whole_clock.json
+			exp=$WORK/full.exp.json
+		else
+			cap=$WORK/cut_96_sll.pcap same=
+			exp=$WORK/sll.exp.json
+		fi
+		run $name "$cap" --clock capture --fwd-mode drop
+		ok $name $? || continue
+		if ! read_ahead "$WORK/$name.log"; then
+			tp_fail $name "no read-ahead: the case does not test \
+what it says" "$WORK/$name.log"
+		elif [ -n "$same" ] && ! same_counts $name whole_clock "$cap"
+		then
+			tp_fail $name "$TP_WHY" "$WORK/$name.log"
+		elif [ -n "$same" ] &&
+		     ! why=$($CHECK same "$same" "$WORK/$name.json"); then
+			tp_fail $name "$why"
+		elif ! why=$($CHECK records "$WORK/$name.json" "$exp" \
+			     --mode paced); then
+			tp_fail $name "$why"
+		else
+			tp_pass $name
+		fi
+	done
 fi
 
 # --- Each packet keeps its own wire length ---------------------------------------

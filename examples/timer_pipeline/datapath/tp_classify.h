@@ -9,9 +9,9 @@
  * A received packet's classification: its wire length, the parse into a
  * flow key (tp_parse.h; a non-Ethernet capture's packet gets its Ethernet
  * header first) and the key's hash signature. RX does it for every packet
- * it reads (tp_rx.c), except those the capture read-ahead classified
- * before handing them over (tp_rx_ahead.c): there the RX lcore only looks
- * their keys up. What it writes is the packet's own (its mbuf and the
+ * it reads (tp_rx.c), except those of the capture read-ahead, which
+ * classifies them before it hands them over (tp_rx_ahead.c): there the RX
+ * lcore only looks their keys up. What it writes is the packet's own (its mbuf and the
  * result), so no lock.
  */
 
@@ -25,16 +25,21 @@
 #include "datapath/tp_pkt.h"
 #include "setup/tp_ports_types.h"
 
-/** cls of a packet read ahead and left to its RX lcore to classify. */
-#define TP_PKT_UNCLASSIFIED UINT8_MAX
-
-/** A packet and its classification. */
+/**
+ * A packet and its classification. The capture read-ahead
+ * (tp_rx_ahead.c) also notes what RX reads of the packet itself (ts,
+ * meter_wire, port) and frees it: on the inline path RX needs no more of
+ * it, and its mbuf then never leaves the lcore that read it (m is NULL).
+ */
 struct tp_classified {
-	struct rte_mbuf *m;		/**< The packet. */
+	struct rte_mbuf *m;		/**< The packet, or NULL (above). */
 	struct tp_parsed parsed;	/**< Key and fields (TP_PKT_FLOW). */
+	uint64_t ts;			/**< Read-ahead: capture ns, 0 none. */
 	uint32_t sig;			/**< Key's signature (TP_PKT_FLOW). */
 	uint32_t wire;			/**< Wire length as received. */
 	uint32_t len;			/**< pkt_len as received. */
+	uint32_t meter_wire;		/**< Read-ahead: final tp_wire_len(). */
+	uint16_t port;			/**< Read-ahead: m->port. */
 	uint8_t cls;			/**< enum tp_pkt_class. */
 };
 

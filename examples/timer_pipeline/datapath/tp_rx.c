@@ -239,7 +239,7 @@ tp_rx_classify(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 	uint16_t i, k, nf = 0;
 
 	for (i = 0; i < n; i++) {
-		if (pre != NULL && pre[i].cls != TP_PKT_UNCLASSIFIED) {
+		if (pre != NULL) {
 			c = &pre[i];
 			RTE_ASSERT(c->m == pkts[i]);
 		} else {
@@ -294,7 +294,27 @@ tp_rx_consume(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 	/* The inline path exists only in those modes (tp_lcore.c). */
 	RTE_ASSERT(consumed);
 	RTE_SET_USED(consumed);
-	b->gone[b->nb_gone++] = m;
+	if (m != NULL)		/* not freed by the read-ahead already */
+		b->gone[b->nb_gone++] = m;
+}
+
+/*
+ * A packet's capture time (0 for none) and its wire length as metered:
+ * from its mbuf, or what the read-ahead noted of it when it freed it (m
+ * NULL, tp_classify.h).
+ */
+static __rte_always_inline uint64_t
+tp_rx_cap_ns(const struct tp_replay *rp, const struct rte_mbuf *m,
+	     const struct tp_classified *c)
+{
+	return m != NULL ? tp_replay_cap_ns(rp, m) : c->ts;
+}
+
+static __rte_always_inline uint32_t
+tp_rx_meter_wire(const struct tp_eth *eth, struct rte_mbuf *m,
+		 const struct tp_classified *c)
+{
+	return m != NULL ? *tp_wire_len(eth, m) : c->meter_wire;
 }
 
 /*
@@ -304,12 +324,16 @@ tp_rx_consume(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
  */
 static __rte_always_inline bool
 tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
-	   struct rte_mbuf *m, const struct tp_parsed *pp, uint32_t sig,
+	   struct rte_mbuf *m, const struct tp_classified *c, uint32_t sig,
 	   int32_t pos, uint64_t now)
 {
-	struct tp_pkt_meta *meta = tp_meta(&ctx->eth, m);
-	uint64_t ts = tp_replay_ts(&ctx->replay, m, now, ctx->cfg->replay_pace,
-				   ctx->start_ns, ctx->start_tsc, ctx->hz);
+	const struct tp_parsed *pp = &c->parsed;
+	const struct tp_replay *rp = &ctx->replay;
+	uint64_t ts = tp_replay_ts_of(rp, rp->cap_clock ?
+				      tp_rx_cap_ns(rp, m, c) : 0, now,
+				      ctx->cfg->replay_pace, ctx->start_ns,
+				      ctx->start_tsc, ctx->hz);
+	struct tp_pkt_meta *meta;
 	struct tp_flow *f;
 	bool created;
 
@@ -326,13 +350,13 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 		f->last_ts[0] = ts;
 		f->last_ts[1] = 0;
 		f->rev_first_ts = UINT64_MAX;
-		f->in_port = m->port;
+		f->in_port = m != NULL ? m->port : c->port;
 		tp_flow_arm_later(lc, f, now);
 	} else {
 		if (unlikely(f->traced))
 			tp_trace_packet(ctx, f, tp_flow_dir(f, pp->lo_is_src),
 					pp->tcp_flags,
-					*tp_wire_len(&ctx->eth, m), now);
+					tp_rx_meter_wire(&ctx->eth, m, c), now);
 		/* every-packet refresh, except for the packet that created
 		 * the flow
 		 */
@@ -345,14 +369,17 @@ tp_rx_flow(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rx_burst *b,
 	if (ctx->inline_path) {
 		/* Metered here; the packet goes no further. */
 		tp_meter_count(f, tp_flow_dir(f, pp->lo_is_src),
-			       *tp_wire_len(&ctx->eth, m), pp->tcp_flags, ts,
-			       ctx->nb_rx_lcores == 1);
+			       tp_rx_meter_wire(&ctx->eth, m, c),
+			       pp->tcp_flags, ts, ctx->nb_rx_lcores == 1);
 		/* A new flow's reference goes as it is published. */
 		if (!created)
 			tp_flow_put(ctx, lc, f);
 		tp_rx_consume(ctx, lc, b, m);
 		return false;
 	}
+	/* Off the inline path there is no read-ahead: m is there. */
+	RTE_ASSERT(m != NULL);
+	meta = tp_meta(&ctx->eth, m);
 	meta->pos = tp_flow_pos(&ctx->ft, f);
 	meta->dir = tp_flow_dir(f, pp->lo_is_src);
 	meta->tcp_flags = pp->tcp_flags;
@@ -394,11 +421,12 @@ tp_rx_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
  */
 static __rte_always_inline uint64_t
 tp_rx_pkt_time(const struct tp_clock *clk, const struct tp_replay *rp,
-	       const struct rte_mbuf *m, uint64_t now, uint64_t *pnow)
+	       const struct rte_mbuf *m, const struct tp_classified *c,
+	       uint64_t now, uint64_t *pnow)
 {
 	if (!clk->on)
 		return now;
-	*pnow = RTE_MAX(*pnow, tp_replay_cap_ns(rp, m));
+	*pnow = RTE_MAX(*pnow, tp_rx_cap_ns(rp, m, c));
 	return *pnow;
 }
 
@@ -434,10 +462,11 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 		struct rte_mbuf *m = pkts[i];
 		const uint8_t cls = b.c[i]->cls;
 
-		now = tp_rx_pkt_time(&ctx->clk, &ctx->replay, m, now, &pnow);
+		now = tp_rx_pkt_time(&ctx->clk, &ctx->replay, m, b.c[i], now,
+				     &pnow);
 		if (cls == TP_PKT_FLOW) {
-			if (!tp_rx_flow(ctx, lc, &b, m, &b.c[i]->parsed,
-					b.sig[j], b.pos[j], now)) {
+			if (!tp_rx_flow(ctx, lc, &b, m, b.c[i], b.sig[j],
+					b.pos[j], now)) {
 				j++;
 				continue;
 			}
@@ -470,6 +499,7 @@ tp_rx_poll(struct tp_ctx *ctx, struct tp_lcore *lc, tp_rx_wait_hook_t wait)
 			tp_rx_consume(ctx, lc, &b, m);
 			continue;
 		}
+		RTE_ASSERT(m != NULL);
 		tp_meta(&ctx->eth, m)->pos = TP_POS_NONE;
 		tp_rx_event(&b.ev[k++], m, m->port, cfg->sched_type);
 	}
@@ -502,12 +532,18 @@ tp_rx_stop(struct tp_ctx *ctx, struct tp_lcore *lc)
 
 		do {
 			while (q->stash_head < q->stash_nb) {
-				m = q->stash[q->stash_head++];
+				m = q->stash[q->stash_head];
 				lc->stats.rx_pkts++;
-				lc->stats.rx_bytes +=
-					ctx->eth.port_wire_cb[m->port] ?
-					*tp_wire_len(&ctx->eth, m) :
-					m->pkt_len;
+				if (m == NULL)	/* freed by the read-ahead */
+					lc->stats.rx_bytes +=
+						tp_rx_ahead_classified(q)
+						[q->stash_head].wire;
+				else
+					lc->stats.rx_bytes +=
+						ctx->eth.port_wire_cb[m->port] ?
+						*tp_wire_len(&ctx->eth, m) :
+						m->pkt_len;
+				q->stash_head++;
 				lc->stats.drops[TP_DROP_SHUTDOWN]++;
 				rte_pktmbuf_free(m);
 			}

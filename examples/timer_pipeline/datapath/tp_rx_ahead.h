@@ -8,7 +8,8 @@
 /*
  * Read-ahead of a capture (tp_rx_ahead.c): under --clock capture, a
  * service on the service lcore reads the one RX queue's port, classifies
- * the packets and hands them to the RX lcore over a ring.
+ * the packets, frees them and hands their classifications to the RX lcore
+ * over a ring.
  */
 
 #include <stdbool.h>
@@ -20,7 +21,7 @@ struct tp_classified;
 struct tp_ctx;
 struct tp_rxq;
 
-/** Packets the read-ahead ring holds (the mbuf pool counts them). */
+/** Classified packets the read-ahead ring holds. */
 #define TP_RX_AHEAD_RING 1024u
 
 /**
@@ -57,7 +58,8 @@ int tp_rx_ahead_start(struct tp_rxq *q);
 
 /**
  * RX lcore: up to n packets read ahead from q's port, oldest first, into
- * pkts (q->stash: the classifications follow it, see below).
+ * pkts (q->stash: the classifications follow it, see below). The service
+ * freed them: each pkts[i] is NULL.
  */
 uint16_t tp_rx_ahead_fetch(struct tp_rxq *q, struct rte_mbuf **pkts,
 			   uint16_t n);

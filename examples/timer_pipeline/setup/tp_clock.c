@@ -20,6 +20,7 @@
 #include "timer_adapter.h"
 #include "setup/tp_clock.h"
 #include "tp_ctx.h"
+#include "datapath/tp_classify.h"
 #include "datapath/tp_pkt.h"
 #include "datapath/tp_rx_ahead.h"
 #include "setup/tp_replay.h"
@@ -264,6 +265,19 @@ tp_clock_pump(struct tp_ctx *ctx)
 }
 
 /*
+ * The capture time of the queue's stashed packet i: as the read-ahead
+ * noted it (it may have freed the packet: tp_classify.h), or the mbuf's.
+ */
+static __rte_always_inline uint64_t
+tp_clock_stash_ns(const struct tp_ctx *ctx, const struct tp_rxq *q,
+		  uint16_t i)
+{
+	if (q->ahead != NULL)
+		return tp_rx_ahead_classified(q)[i].ts;
+	return tp_replay_cap_ns(&ctx->replay, q->stash[i]);
+}
+
+/*
  * Which packets may share one move of the clock: those whose times give
  * the same expiry tick to a timer armed at them and cross no tick where a
  * timer could fire. The adapter's deadline tick is ceil(time / tick) plus
@@ -299,7 +313,7 @@ tp_clock_batch_end(const struct tp_ctx *ctx, const struct tp_rxq *q,
 	uint16_t i;
 
 	for (i = q->stash_head + 1; i < q->stash_nb; i++) {
-		t = tp_replay_cap_ns(&ctx->replay, q->stash[i]);
+		t = tp_clock_stash_ns(ctx, q, i);
 		if (t < ts || tp_clock_class(ctx, t) != cls)
 			break;
 		end = t;
@@ -342,7 +356,7 @@ tp_clock_fetch(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_rxq *q,
 	while (q->stash_head < q->stash_nb) {
 		struct rte_mbuf *m = q->stash[q->stash_head];
 
-		ts = tp_replay_cap_ns(&ctx->replay, m);
+		ts = tp_clock_stash_ns(ctx, q, q->stash_head);
 		if (ts > settled) {
 			/* Those handed out go first: they are older. */
 			if (n > 0)

@@ -81,18 +81,16 @@ tp_replay_cap_ns(const struct tp_replay *rp, const struct rte_mbuf *m)
 }
 
 /**
- * Packet time in the record clock: capture ns or TSC ('now'). @p pace:
+ * Packet time in the record clock: capture ns or TSC ('now'). @p ns:
+ * the packet's capture time (tp_replay_cap_ns(), 0 for none); @p pace:
  * --replay-pace; @p start_ns, @p start_tsc: the launch (ctx->start_ns,
  * ctx->start_tsc); @p hz: TSC rate.
  */
 static __rte_always_inline uint64_t
-tp_replay_ts(const struct tp_replay *rp, const struct rte_mbuf *m,
-	     uint64_t now, bool pace, uint64_t start_ns, uint64_t start_tsc,
-	     uint64_t hz)
+tp_replay_ts_of(const struct tp_replay *rp, uint64_t ns, uint64_t now,
+		bool pace, uint64_t start_ns, uint64_t start_tsc, uint64_t hz)
 {
 	if (rp->cap_clock) {
-		uint64_t ns = tp_replay_cap_ns(rp, m);
-
 		if (ns != 0)
 			return ns;
 		if (pace)
@@ -101,6 +99,16 @@ tp_replay_ts(const struct tp_replay *rp, const struct rte_mbuf *m,
 		return start_ns + cycles_to_ns(now - start_tsc, hz);
 	}
 	return now;
+}
+
+/** tp_replay_ts_of() of packet m's capture time. */
+static __rte_always_inline uint64_t
+tp_replay_ts(const struct tp_replay *rp, const struct rte_mbuf *m,
+	     uint64_t now, bool pace, uint64_t start_ns, uint64_t start_tsc,
+	     uint64_t hz)
+{
+	return tp_replay_ts_of(rp, rp->cap_clock ? tp_replay_cap_ns(rp, m) : 0,
+			       now, pace, start_ns, start_tsc, hz);
 }
 
 /** A time in the record clock -> ns since the epoch (for the record);
