@@ -394,6 +394,11 @@ tp_c_checks flow_slots flow_slots --no-huge -m 256 --no-shconf --no-pci -l 0 \
 # tests/meson.build).
 tp_c_checks rx_pace_credit rx_pace
 
+# The flow log's addresses, written by hand: each IPv6 one as inet_ntop()
+# writes it, each IPv4 one dotted (tests/pipeline/record_line.c, built by
+# tests/meson.build).
+tp_c_checks record_line_addrs record_line
+
 # Two ports: l2fwd pairs (0 <-> 1), each capture comes out of the other
 # port; with --mac-updating the destination MAC is 02:00:00:00:00:<port>.
 $GEN -o "$WORK/p0.pcap" --seed 1 --flows 20 2>/dev/null

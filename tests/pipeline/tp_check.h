@@ -7,10 +7,11 @@
 
 /*
  * The checks of the pipeline's C tests run by pipeline/e2e.sh
- * (flow_slots.c, rx_pace.c): each CHECK counts as passed or failed,
- * printing the failed ones with their line, and tp_check_report() prints
- * the result line e2e.sh reads, "NAME: N passed, N failed". One test
- * program per translation unit, so the counts are its own.
+ * (flow_slots.c, rx_pace.c, record_line.c): each CHECK counts as passed
+ * or failed, printing the failed ones with their line, and
+ * tp_check_report() prints the result line e2e.sh reads, "NAME: N
+ * passed, N failed". One test program per translation unit, so the
+ * counts are its own.
  */
 
 #include <stdio.h>
