@@ -247,18 +247,18 @@ tp_ports_probe(struct tp_ctx *ctx)
 }
 
 /*
- * With a capture's read-ahead (tp_rx_ahead.h), all that holds mbufs: its
- * ring and burst, per lcore a stash, a burst and a mempool cache past its
- * flush threshold (1.5 times its size; 2 for any DPDK). No packet crosses
- * the event device or is sent. So few stay in the CPUs' caches (the long
- * capture of docs/bench.rst: reading took 200 ns a packet from 9,216
- * mbufs, 140 from 2,048); fewer would make net_pcap lose packets it read.
+ * With a capture's read-ahead (tp_rx_ahead.h), all that holds mbufs: the
+ * burst it reads (it frees the packets before they go on its ring), per
+ * lcore a stash, a burst and a mempool cache past its flush threshold
+ * (1.5 times its size; 2 for any DPDK). No packet crosses the event
+ * device or is sent. So few stay in the CPUs' caches (the long capture
+ * of docs/bench.rst: reading took 200 ns a packet from 9,216 mbufs, 140
+ * from 2,048); fewer would make net_pcap lose packets it read.
  */
 static uint64_t
 tp_pool_ahead_size(const struct tp_ctx *ctx, uint64_t held)
 {
-	return held + TP_RX_AHEAD_RING + TP_MAX_BURST +
-		(uint64_t)rte_lcore_count() *
+	return held + TP_MAX_BURST + (uint64_t)rte_lcore_count() *
 		(2 * ctx->cfg->burst + 2 * TP_MEMPOOL_CACHE);
 }
 
