@@ -173,7 +173,7 @@ if ok $name $?; then
 	fi
 fi
 
-# --- Cut captures aged on their own clock ----------------------------------------
+# --- Cut captures aged on their own clock -------------------------------------
 
 # run_capture.sh's way (--clock capture, drop mode: the inline path) with one
 # RX queue and a service lcore: the capture's read-ahead classifies every

@@ -11,8 +11,8 @@
  * header first) and the key's hash signature. RX does it for every packet
  * it reads (tp_rx.c), except those of the capture read-ahead, which
  * classifies them before it hands them over (tp_rx_ahead.c): there the RX
- * lcore only looks their keys up. What it writes is the packet's own (its mbuf and the
- * result), so no lock.
+ * lcore only looks their keys up. What it writes is the packet's own (its
+ * mbuf and the result), so no lock.
  */
 
 #include <stdint.h>
