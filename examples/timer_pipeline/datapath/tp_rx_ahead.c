@@ -16,7 +16,7 @@
  * looks their keys up. On the inline path RX needs nothing more of a
  * packet, and an mbuf that crossed to the RX lcore cost both CPUs its
  * cache lines each time round (the long capture of docs/bench.rst, a VM
- * whose two vCPUs were 165 ns apart: 1.73-1.90 s against 1.22-1.31 s).
+ * whose two vCPUs were 180 ns apart: 1.85-1.94 s against 1.28-1.31 s).
  * Used for one RX queue on the inline path, where the record writer has
  * a CPU of its own (main.c).
  *
