@@ -183,6 +183,20 @@ tp_dec8(char *p, unsigned int v)
 	return p;
 }
 
+/* The 4 bytes at a as a dotted quad at p; returns the end. */
+static inline char *
+tp_dotted(char *p, const uint8_t *a)
+{
+	unsigned int k;
+
+	for (k = 0; k < 4; k++) {
+		if (k > 0)
+			*p++ = '.';
+		p = tp_dec8(p, a[k]);
+	}
+	return p;
+}
+
 /*
  * An IPv6 address as glibc's inet_ntop() writes it, by hand: inet_ntop()
  * takes an sprintf() per group (some 220 ns an address here, a quarter
@@ -198,7 +212,7 @@ tp_line_addr6(struct tp_line *l, const uint8_t *a)
 	static const char hex[] = "0123456789abcdef";
 	char s[INET6_ADDRSTRLEN], *p = s;
 	int best = -1, blen = 0, cur = -1, clen = 0, i;
-	unsigned int w[8], k;
+	unsigned int w[8];
 
 	for (i = 0; i < 8; i++) {
 		w[i] = (unsigned int)a[2 * i] << 8 | a[2 * i + 1];
@@ -230,11 +244,7 @@ tp_line_addr6(struct tp_line *l, const uint8_t *a)
 			*p++ = ':';
 		if (i == 6 && best == 0 &&
 		    (blen == 6 || (blen == 5 && w[5] == 0xffff))) {
-			for (k = 12; k < 16; k++) {
-				if (k > 12)
-					*p++ = '.';
-				p = tp_dec8(p, a[k]);
-			}
+			p = tp_dotted(p, a + 12);
 			break;
 		}
 		if (w[i] >= 0x1000)
@@ -254,19 +264,13 @@ static inline void
 tp_line_addr(struct tp_line *l, const struct tp_flow_record *r,
 	     const uint8_t *a)
 {
-	char s[sizeof("255.255.255.255")], *p = s;
-	unsigned int i;
+	char s[sizeof("255.255.255.255")];
 
 	if (r->ipver != 4) {
 		tp_line_addr6(l, a);
 		return;
 	}
-	for (i = 0; i < 4; i++) {
-		if (i > 0)
-			*p++ = '.';
-		p = tp_dec8(p, a[i]);
-	}
-	tp_line_put(l, s, (size_t)(p - s));
+	tp_line_put(l, s, (size_t)(tp_dotted(s, a) - s));
 }
 
 #define TP_LINE_LIT(l, s) tp_line_put(l, s, sizeof(s) - 1)
