@@ -148,10 +148,18 @@ else
 fi
 EAL_COMMON="-l 0-1 -S 1 --no-pci $MEM --vdev=event_sw0 --log-level=lib.eal:warning"
 
-# run_tp LOG CAPTURE SECONDS [APP-OPTIONS...]: one run, sampled.
+# The time the host took from this VM's CPUs (steal, all CPUs), in ms.
+steal_ms() {
+	awk -v hz="$(getconf CLK_TCK)" '/^cpu /{print int($9 * 1000 / hz)}' \
+		/proc/stat
+}
+
+# run_tp LOG CAPTURE SECONDS [APP-OPTIONS...]: one run, sampled; the
+# host's steal during it in LOG.steal (ms).
 run_tp() {
-	local log=$1 cap=$2 secs=$3 tpid spid
+	local log=$1 cap=$2 secs=$3 tpid spid s0
 	shift 3
+	s0=$(steal_ms)
 	# shellcheck disable=SC2086
 	timeout --foreground -k 30 -s INT "$secs" "$TP" $EAL_COMMON \
 		--file-prefix "bench_scale_$$" \
@@ -162,6 +170,7 @@ run_tp() {
 	spid=$!
 	wait "$tpid" || true
 	wait "$spid" || true
+	echo $(($(steal_ms) - s0)) >"$log.steal"
 }
 
 SINKPID=""

@@ -12,15 +12,19 @@
       last VmHWM seen.
   bench_scale_report.py report LOGS OUT.json
       Read LOGS/mem_<size>.<rep>.{log,json,mem.json} and
-      LOGS/churn_<capture>_<sink>.<rep>.{log,json}; write OUT.json (with
-      the figures, medians, min and max over the repetitions, and the
-      targets met or missed) and print a table.
+      LOGS/churn_<capture>_<sink>.<rep>.{log,json,steal}; write OUT.json
+      (with the figures, medians, min and max over the repetitions, and
+      the targets met or missed) and print a table.
 
 Memory per flow at N flows = (peak(VmRSS + HugetlbPages) of the run -
 the same for the run with 1,000 flows) / N, per repetition, then the
 median. New flows/s: the median per-second rate of flows created over
 the -T 1 screens, warm-up dropped (bench_pipeline_report.steady), and the
 whole run's flows / (stop request - first screen) as a second figure.
+Host steal: the time the host took from the VM's CPUs during the run
+(/proc/stat's steal, all CPUs, ms), which bench_scale.sh writes beside
+each run: every expiry due while both vCPUs are descheduled comes late
+by as much, whatever the pipeline does.
 
 Stage cycles (bench_scale.sh --stages): the churn runs of the
 -Dstage_cycles=true build (churn_<capture>_<sink>_stages) carry the
@@ -218,6 +222,10 @@ def churn(logs):
                 whole = c["flows_created"] / max(t_stop / 1e3 - t0, 1e-3)
             ipfix = {k: v for k, v in (c or {}).items()
                      if k.startswith("ipfix")}
+            try:
+                steal = int(open(base + ".steal").read())
+            except (OSError, ValueError):
+                steal = None
             reps.append({
                 "rep": rep,
                 "flows_created_per_s": tp["flows_created_per_s"],
@@ -233,6 +241,7 @@ def churn(logs):
                 "records_not_written": c.get("records_not_written")
                 if c else None,
                 "ipfix": ipfix,
+                "host_steal_ms": steal,
             })
         out[name[len("churn_"):]] = {
             "flows_created_per_s": bpr.summary(
@@ -241,6 +250,8 @@ def churn(logs):
                 [r["whole_run_flows_per_s"] for r in reps]),
             "lateness_p99_le_us": bpr.summary(
                 [r["lateness_p99_le_us"] for r in reps]),
+            "host_steal_ms": bpr.summary(
+                [r["host_steal_ms"] for r in reps]),
             "exactly_once_all": all(r["exactly_once"] for r in reps),
             "runs": reps,
         }
@@ -398,10 +409,11 @@ def table(doc):
                  "[min, max]")
     for name, c in doc["churn"].items():
         lines.append("  %-22s %s new flows/s (whole run %s)  lateness p99 "
-                     "<= %s us  exactly once %s" %
+                     "<= %s us  host steal %s ms  exactly once %s" %
                      (name, fmt(c["flows_created_per_s"]),
                       fmt(c["whole_run_flows_per_s"]),
                       fmt(c["lateness_p99_le_us"]),
+                      fmt(c.get("host_steal_ms")),
                       "yes" if c["exactly_once_all"] else "NO"))
     lines += stage_table(doc.get("stages", {}))
     lines.append("targets: " + ", ".join(
