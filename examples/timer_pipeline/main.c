@@ -32,7 +32,6 @@
 #include "setup/tp_config_text.h"
 #include "tp_ctx.h"
 #include "reports/tp_counters.h"
-#include "datapath/tp_flow_mem.h"
 #include "datapath/tp_flow_table.h"
 #include "setup/tp_adapter.h"
 #include "setup/tp_evdev.h"
@@ -402,14 +401,10 @@ main(int argc, char **argv)
 	    tp_ipfix_opts_check(&cfg) < 0)
 		return TP_EXIT_USAGE;
 	status = EXIT_FAILURE;
-	/* The flow table's memory, faulted in while EAL starts. */
-	tp_flow_table_prefault(&cfg, eal_argc, eal_argv);
 
 	/* Init EAL. 8< */
 	/* A bad EAL option: one line and TP_EXIT_USAGE (eal_init.h). */
 	ret = tp_eal_init(eal_argc, eal_argv);
-	if (ret < 0)
-		tp_flow_mem_release();
 	if (ret == -EINVAL)
 		return TP_EXIT_USAGE;
 	if (ret < 0) {
@@ -482,7 +477,6 @@ out_records:
 out_ctx:
 	rte_free(ctx);
 out_eal:
-	tp_flow_mem_release();	/* where no table took it */
 	rte_eal_cleanup();
 	/* >8 End of teardown. */
 	return status;

@@ -130,37 +130,6 @@ else
 	fi
 fi
 
-# The table's memory is faulted in while EAL starts (datapath/tp_flow_mem.c):
-# all of these runs' 1-MB tables (--flows 4096), on transparent hugepages
-# (--no-huge, the one_lcore_drop run above) and on hugetlb pages (the run
-# above), as EAL's start takes tens of milliseconds. Where EAL reserves
-# memory up front (-m on hugepages) the table maps its own after EAL and
-# nothing is faulted in beforehand.
-name=table_faulted
-read -r thp_b thp_f <<<"$(tp_nums "$WORK/one_lcore_drop.log" \
-	layout.flow_table.bytes layout.flow_table.faulted_bytes)"
-read -r tlb_b tlb_f <<<"$(tp_nums "$WORK/table_hugepages.log" \
-	layout.flow_table.bytes layout.flow_table.faulted_bytes)"
-TP_MEM="--huge-unlink -m 128" tp_pcap_run "$WORK/$name.log" "$IN" \
-	"$WORK/$name.pcap" --flow-log "$WORK/$name.json" --fwd-mode drop
-rc=$?
-read -r m_b m_f <<<"$(tp_nums "$WORK/$name.log" \
-	layout.flow_table.bytes layout.flow_table.faulted_bytes)"
-if ! tp_clean_exit $rc "$WORK/$name.log"; then
-	tp_fail $name "exit status $rc or exactly-once check failed" \
-		"$WORK/$name.log"
-elif ! why=$($CHECK records "$WORK/$name.json" "$EXP" --mode unpaced); then
-	tp_fail $name "$why"
-elif ! tp_expect "table bytes" "$thp_b" gt 0 ||
-     ! tp_expect "faulted in, --no-huge" "$thp_f" eq "$thp_b" ||
-     ! tp_expect "faulted in, hugetlb pages" "$tlb_f" eq "$tlb_b" ||
-     ! tp_expect "faulted in, -m on hugepages" "$m_f" eq 0 ||
-     ! tp_expect "table bytes, -m" "$m_b" eq "$thp_b"; then
-	tp_fail $name "$TP_WHY"
-else
-	tp_pass $name
-fi
-
 # A long flow log leaves the page cache as it is written back (the sink's
 # POSIX_FADV_DONTNEED every 8 MB): of a ~35-MB log of 100,000 records at
 # least the first 8 MB are no longer cached at exit, where without it

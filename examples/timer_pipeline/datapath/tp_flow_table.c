@@ -4,7 +4,7 @@
 
 /*
  * The flow table itself: its hash (lock-free lookups; one writer lcore or
- * several), its entries and their timers (tp_flow_mem.c's memory), the
+ * several), its entries (one mapping, hugepage-backed when it can), the
  * RCU defer queue that returns a slot once no RX lcore can still hold it
  * (tp_flow_slot.c feeds and runs it), and the count of armed timers at
  * exit. Created and freed by main; slots are returned under
@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -27,9 +28,18 @@
 
 #include "tp_ctx.h"
 #include "datapath/tp_flow.h"
-#include "datapath/tp_flow_mem.h"
 #include "datapath/tp_flow_slot.h"
 #include "datapath/tp_flow_table.h"
+
+/* mmap()'s page size flag for 2-MB hugetlb pages (linux/mman.h). */
+#ifndef MAP_HUGE_SHIFT
+#define MAP_HUGE_SHIFT 26
+#endif
+#define TP_MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
+
+/* Least room for slots of ended flows (see tp_flow_room()). */
+#define TP_ROOM_MIN 1024u
+#define TP_ROOM_IN_FLIGHT 65536u
 
 /*
  * rte_hash's buckets hold a power of two of keys, the entries rounded up.
@@ -42,6 +52,112 @@
  * is a counted table_full drop.
  */
 #define TP_HASH_FILL_PCT 90u
+
+/*
+ * Slots beyond --flows: an ended flow (no longer counted in nb_live) holds
+ * its slot until its last reference is gone and an RCU grace period has
+ * passed. References are held by packets and timer events in flight, so
+ * the slots waiting are bounded by the mbufs and events, not by --flows:
+ * the room is a quarter of --flows (as it always was) only up to twice
+ * the events and mbufs (at least TP_ROOM_IN_FLIGHT, which covers the
+ * default 8192-mbuf pool many times over). Were it ever short, a new flow
+ * finds ENOSPC, reclaims and retries, and is then a counted table_full
+ * drop, never a lost record.
+ */
+static uint32_t
+tp_flow_room(const struct tp_config *cfg)
+{
+	uint64_t in_flight = 2 * ((uint64_t)cfg->nb_events + cfg->nb_mbufs);
+
+	in_flight = RTE_MAX(in_flight, (uint64_t)TP_ROOM_IN_FLIGHT);
+	return RTE_MAX((uint32_t)RTE_MIN((uint64_t)cfg->nb_flows / 4,
+					 in_flight), TP_ROOM_MIN);
+}
+
+/* Free 2-MB pages in the kernel's pool (0 if it cannot tell). */
+static uint64_t
+tp_flow_huge_free(void)
+{
+	unsigned long long n = 0;
+	FILE *f;
+
+	f = fopen("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages",
+		  "r");
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%llu", &n) != 1)
+		n = 0;
+	fclose(f);
+	return n;
+}
+
+/*
+ * An array on 2-MB hugetlb pages, when EAL runs on hugepages itself (not
+ * --no-huge) and the pool keeps at least as many free beside it for
+ * DPDK's allocations still to come (the event device, the adapter, the
+ * mbufs; rte_hash's are made). Pages of the pool stay the pool's between
+ * runs: a virtual machine that hands the guest memory it has not used
+ * for a while slowly (docs/bench.rst, "Ageing a capture") gives them at
+ * full speed, where transparent hugepages go back to the kernel at exit.
+ * The mapping reserves its pages up front: no fault can fail later.
+ */
+static void *
+tp_flow_entries_map_huge(struct tp_flow_table *ft, unsigned int i,
+			 size_t len)
+{
+	const size_t huge = RTE_PGSIZE_2M;
+	void *p;
+
+	len = RTE_ALIGN_CEIL(len, huge);
+	if (!rte_eal_has_hugepages() ||
+	    2 * (len / huge) > tp_flow_huge_free())
+		return NULL;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		 MAP_ANONYMOUS | MAP_HUGETLB | TP_MAP_HUGE_2MB, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	ft->map[i] = p;
+	ft->map_len[i] = len;
+	ft->map_huge[i] = true;
+	return p;
+}
+
+/*
+ * The entries and their timers (two arrays, 'i' 0 and 1): anonymous
+ * memory of this process, on 2-MB hugetlb pages where EAL runs on
+ * hugepages and the pool has room (above), else on transparent 2-MB
+ * pages where the kernel gives them (madvise), rather than DPDK's heap.
+ * The kernel hands out zeroed pages as they are first touched, so a table
+ * of millions of flows is ready at once, and unmapping it at exit costs
+ * nothing (DPDK's heap zeroes what it frees). The entries are this
+ * process's alone: timers hold pointers to them, which only the adapter's
+ * service in this process follows.
+ */
+static void *
+tp_flow_entries_map(struct tp_flow_table *ft, unsigned int i, size_t size)
+{
+	const size_t huge = RTE_PGSIZE_2M;
+	size_t len = (size_t)ft->nb_entries * size;
+	uintptr_t start;
+	void *p;
+
+	p = tp_flow_entries_map_huge(ft, i, len);
+	if (p != NULL)
+		return p;
+	/* Room to start on a 2-MB boundary, where a huge page can go. */
+	len = RTE_ALIGN_CEIL(len, huge) + huge;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	ft->map[i] = p;
+	ft->map_len[i] = len;
+	start = RTE_ALIGN_CEIL((uintptr_t)p, huge);
+	/* Only a hint: 4-KB pages work too. */
+	(void)madvise((void *)start, len - (start - (uintptr_t)p),
+		      MADV_HUGEPAGE);
+	return (void *)start;
+}
 
 /*
  * rte_hash's writers: RX lcores add keys; workers, RX lcores and the
@@ -62,14 +178,6 @@ tp_flow_table_one_writer(const struct tp_ctx *ctx)
 	return n == 1;
 }
 
-void
-tp_flow_table_prefault(const struct tp_config *cfg, int eal_argc,
-		       char **eal_argv)
-{
-	tp_flow_mem_start(cfg, sizeof(struct tp_flow),
-			  sizeof(struct tp_flow_timer), eal_argc, eal_argv);
-}
-
 /* Flow table setup. 8< */
 int
 tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
@@ -79,7 +187,7 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 	struct rte_hash_parameters hp = {
 		.name = "tp_flows",
 		/* Room for flows that ended but wait for a grace period. */
-		.entries = tp_flow_mem_slots(ctx->cfg),
+		.entries = cap + tp_flow_room(ctx->cfg),
 		.key_len = sizeof(struct tp_flow_key),
 		.hash_func = rte_hash_crc,
 		.hash_func_init_val = 0,
@@ -125,11 +233,10 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 	 * the per-lcore caches).
 	 */
 	ft->nb_entries = (uint32_t)rte_hash_max_key_id(ft->h) + 1;
-	if (tp_flow_mem_take(&ft->mem, ft->nb_entries, sizeof(struct tp_flow),
-			     sizeof(struct tp_flow_timer)) < 0)
+	ft->entries = tp_flow_entries_map(ft, 0, sizeof(struct tp_flow));
+	ft->timers = tp_flow_entries_map(ft, 1, sizeof(struct tp_flow_timer));
+	if (ft->entries == NULL || ft->timers == NULL)
 		goto nomem;
-	ft->entries = ft->mem.base[0];
-	ft->timers = ft->mem.base[1];
 	/* Zeroed memory is a free entry: ref TP_REF_FREE, an unlocked
 	 * tim_lock, a timer NOT_ARMED. Nothing else to write.
 	 */
@@ -163,17 +270,15 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 	if (ft->dq == NULL)
 		goto nomem;
 	rte_spinlock_init(&ft->reclaim_lock);
-	TP_LOG(INFO, "flow table: %u flows, %u slots of %zu bytes%s, %s, "
-	       "%" PRIu64 " of %" PRIu64 " MB faulted in while EAL started, on %s",
+	TP_LOG(INFO, "flow table: %u flows, %u slots of %zu bytes%s, %s, on %s",
 	       cap, ft->nb_entries,
 	       sizeof(struct tp_flow) + sizeof(struct tp_flow_timer),
 	       hp.extra_flag & RTE_HASH_EXTRA_FLAGS_EXT_TABLE ?
 	       ", extendable buckets" : "",
 	       hp.extra_flag & RTE_HASH_EXTRA_FLAGS_MULTI_WRITER_ADD ?
 	       "several writer lcores" : "one writer lcore",
-	       (ft->mem.faulted + (1 << 19)) >> 20, (ft->mem.len + (1 << 19)) >> 20,
-	       ft->mem.huge[0] && ft->mem.huge[1] ? "2-MB hugepages" :
-	       ft->mem.huge[0] || ft->mem.huge[1] ?
+	       ft->map_huge[0] && ft->map_huge[1] ? "2-MB hugepages" :
+	       ft->map_huge[0] || ft->map_huge[1] ?
 	       "2-MB hugepages (entries or timers) and transparent hugepages" :
 	       "transparent hugepages where the kernel gives them");
 	return 0;
@@ -188,6 +293,7 @@ void
 tp_flow_table_free(struct tp_ctx *ctx)
 {
 	struct tp_flow_table *ft = &ctx->ft;
+	unsigned int i;
 
 	if (ft->dq != NULL) {
 		/* Every reader is offline by now: this reclaims them all. */
@@ -199,7 +305,12 @@ tp_flow_table_free(struct tp_ctx *ctx)
 	}
 	rte_free(ft->qsv);
 	ft->qsv = NULL;
-	tp_flow_mem_free(&ft->mem);
+	for (i = 0; i < RTE_DIM(ft->map); i++) {
+		if (ft->map[i] != NULL)
+			munmap(ft->map[i], ft->map_len[i]);
+		ft->map[i] = NULL;
+		ft->map_huge[i] = false;
+	}
 	ft->entries = NULL;
 	ft->timers = NULL;
 	rte_hash_free(ft->h);

@@ -15,16 +15,7 @@
 
 #include "datapath/tp_flow.h"
 
-struct tp_config;
 struct tp_ctx;
-
-/**
- * Before rte_eal_init(): map the table's memory for @p cfg and fault it in
- * while EAL starts (tp_flow_mem_start(); the EAL arguments @p eal_argc,
- * @p eal_argv). tp_flow_table_create() takes it.
- */
-void tp_flow_table_prefault(const struct tp_config *cfg, int eal_argc,
-			    char **eal_argv);
 
 /**
  * Create the table for --flows flows, handing ended flows and traced

@@ -24,8 +24,6 @@
 #include <rte_ring.h>
 #include <rte_spinlock.h>
 
-#include "datapath/tp_flow_mem.h"
-
 struct tp_ctx;
 struct tp_lcore;
 struct tp_parsed;
@@ -187,7 +185,9 @@ struct tp_flow_table {
 	const struct tp_flow_ops *ops;	/**< Who is told of ends and steps. */
 	struct tp_flow *entries;	/**< Indexed by position. */
 	struct tp_flow_timer *timers;	/**< Their timers, the same way. */
-	struct tp_flow_mem mem;		/**< The memory holding them. */
+	void *map[2];			/**< The mappings holding them. */
+	size_t map_len[2];		/**< Their lengths. */
+	bool map_huge[2];		/**< On 2-MB hugetlb pages. */
 	uint32_t nb_entries;		/**< Positions rte_hash may return. */
 	uint32_t capacity;		/**< Live flow limit (--flows). */
 	uint32_t nb_live;		/**< Flows not yet ending (atomic). */

@@ -4,9 +4,8 @@
 
 /*
  * --summary-json's "layout": the event device and its queues, the ports,
- * every lcore with its roles, the flow table's memory, the timer adapter
- * and the services with their lcores, as this run set them up. Main lcore
- * only, at exit.
+ * every lcore with its roles, the timer adapter and the services with
+ * their lcores, as this run set them up. Main lcore only, at exit.
  */
 
 #include <inttypes.h>
@@ -194,28 +193,11 @@ tp_layout_services(struct tp_json *w, const struct tp_ctx *ctx,
 	tp_json_list_end(w);
 }
 
-/* The flow table's memory (datapath/tp_flow_mem.c). */
-static void
-tp_layout_flow_table(struct tp_json *w, const struct tp_ctx *ctx)
-{
-	const struct tp_flow_mem *m = &ctx->ft.mem;
-
-	tp_json_begin(w, "flow_table");
-	tp_json_u64(w, "slots", ctx->ft.nb_entries);
-	tp_json_u64(w, "bytes", m->len);
-	tp_json_u64(w, "faulted_bytes", m->faulted);
-	tp_json_str(w, "pages", m->huge[0] && m->huge[1] ? "hugetlb" :
-		    m->huge[0] || m->huge[1] ? "hugetlb and transparent" :
-		    "transparent");
-	tp_json_end(w);
-}
-
 /*
  * "layout": the pipeline as this run set it up (the text print of
  * tp_lcore_roles_print() as data): the event device and its queues, the
- * ports, every lcore with its roles, the flow table's memory, the timer
- * adapter and the services with their lcores. docs/summary-json.rst
- * describes each key.
+ * ports, every lcore with its roles, the timer adapter and the services
+ * with their lcores. docs/summary-json.rst describes each key.
  */
 void
 tp_summary_layout_write(struct tp_json *w, const struct tp_ctx *ctx)
@@ -232,7 +214,6 @@ tp_summary_layout_write(struct tp_json *w, const struct tp_ctx *ctx)
 	tp_layout_evdev(w, ctx);
 	tp_layout_ports(w, ctx);
 	tp_layout_lcores(w, ctx);
-	tp_layout_flow_table(w, ctx);
 	tp_json_begin(w, "adapter");
 	tp_json_str(w, "name", ta->ops->name);
 	tp_json_u64(w, "event_port", ctx->evd.adapter_port);
