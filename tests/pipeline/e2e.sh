@@ -161,9 +161,8 @@ fi
 # record writer lags, and the lcore ending them formats lines itself
 # (records/tp_record.c, record_lines_early). The log holds the records
 # of the generator's model, each once. Whether a writer at full speed
-# lags depends on the machine (45,007 lines in a CI run, none on a VM
-# whose memory had been touched once: its writes to the page cache were
-# faster), so the run slows it.
+# lags depends on the machine (45,007 lines in a CI run, none in 3 runs
+# on another VM of the same kind), so the run slows it.
 name=log_lines_early
 early=$(tp_num "$WORK/log_page_cache.log" record_lines_early)
 if ! why=$($CHECK records "$WORK/log_page_cache.json" "$WORK/scan.exp.json" \
