@@ -198,7 +198,7 @@ OPTIONS=(portmask rx-queues rxd txd burst mbufs fwd-mode mac-updating
 	 packet-path malformed rx-lcores worker-lcores idle-sleep-us eventq-sched events
 	 rx-threshold-pct timer-priority timer-adapter timer-tick refresh timers
 	 tmo-tcp-syn tmo-tcp-est tmo-tcp-closing tmo-udp tmo-icmp tmo-other
-	 tmo-active flows table-full flow-log flow-log-format trace-timers
+	 tmo-active flows table-full flow-log flow-log-format file-cache-mb trace-timers
 	 trace-flow replay-pace replay-speed clock stats-period stats-json duration
 	 stop-when-done probe-ports
 	 flush-at-eof

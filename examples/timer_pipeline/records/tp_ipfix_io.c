@@ -70,7 +70,7 @@ tp_ipfix_io_open(struct tp_ipfix *x)
 		/* Once: after a write error the file takes no more. */
 		if (x->connects > 0 ||
 		    tp_sink_open(&x->sink, "--ipfix-file", cfg->ipfix_file,
-				 0) < 0)
+				 0, (off_t)cfg->file_cache_mb << 20) < 0)
 			return false;	/* logged */
 		x->fd = x->sink.fd;
 	} else if (x->tcp) {

@@ -109,7 +109,7 @@ tp_record_init(struct tp_ctx *ctx)
 		return 0;
 	/* Checked before EAL (tp_preflight.c); the open checks again. */
 	ret = tp_sink_open(&rec->log, "--flow-log", cfg->flow_log,
-			   TP_LOG_BUF);
+			   TP_LOG_BUF, (off_t)cfg->file_cache_mb << 20);
 	if (ret < 0) {
 		tp_record_free(ctx);
 		return ret;

@@ -26,8 +26,8 @@
 #include "records/tp_output.h"
 #include "records/tp_sink.h"
 
-/* A regular file's written pages leave the page cache every this many
- * bytes (tp_sink_drop_cache()).
+/* A regular file's written pages leave the page cache in steps of this
+ * many bytes (tp_sink_drop_cache()).
  */
 #define TP_SINK_DROP_STEP (8 << 20)
 
@@ -39,25 +39,30 @@ tp_sink_add(uint64_t *ctr, uint64_t n)
 
 /*
  * A file of records is written once and read, if at all, later: its
- * pages need not stay in the page cache. Every TP_SINK_DROP_STEP bytes
- * the pages written since two steps ago are dropped
+ * pages need not stay in the page cache, and a long log should not push
+ * out what other programs cache. The pages more than s->keep bytes
+ * behind the file's end are dropped, TP_SINK_DROP_STEP bytes at a time
  * (POSIX_FADV_DONTNEED: those written back leave at once; dirty ones are
- * queued for writeback and leave the next time round). The file's cache
- * then stays a few steps long and its pages are reused as it grows,
- * rather than taking fresh memory for all of it (a virtual machine hands
- * the guest memory it has not used for a while slowly: docs/bench.rst,
- * "Ageing a capture"), and a long log does not push out what other
- * programs cache. Only a hint: errors are ignored.
+ * queued for writeback, and leave when the range is dropped again a step
+ * later). The writeback that this queues runs on the writer's lcore
+ * (ext4's block allocation and the I/O submission), where the kernel's
+ * flusher would otherwise do it later, elsewhere: so the file keeps
+ * s->keep bytes of cache (--file-cache-mb, 256 MB by default) before any
+ * is dropped, and pages older than the flusher's 30 s are clean when
+ * they go (docs/bench.rst, "Ageing a capture"). Only a hint: errors are
+ * ignored.
  */
 static void
 tp_sink_drop_cache(struct tp_sink *s)
 {
-	if (!s->regular || s->size - s->drop_next < TP_SINK_DROP_STEP)
+	const off_t upto = s->size - s->keep;
+
+	if (!s->regular || upto - s->drop_next < TP_SINK_DROP_STEP)
 		return;
-	(void)posix_fadvise(s->fd, s->drop_from, s->size - s->drop_from,
+	(void)posix_fadvise(s->fd, s->drop_from, upto - s->drop_from,
 			    POSIX_FADV_DONTNEED);
 	s->drop_from = s->drop_next;
-	s->drop_next = s->size;
+	s->drop_next = upto;
 }
 
 static void
@@ -76,7 +81,7 @@ tp_sink_free(struct tp_sink *s)
 
 int
 tp_sink_open(struct tp_sink *s, const char *opt, const char *path,
-	     size_t cap)
+	     size_t cap, off_t keep)
 {
 	struct stat st;
 	int fd;
@@ -85,6 +90,7 @@ tp_sink_open(struct tp_sink *s, const char *opt, const char *path,
 	s->fd = -1;
 	s->opt = opt;
 	s->path = path;
+	s->keep = keep;
 	if (cap > 0) {
 		/* A piece is at least a line: 32 bytes or more. */
 		s->max_pieces = (unsigned int)(cap / 32 + 1);

@@ -15,12 +15,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /**
  * A file of records (the flow log, the IPFIX file): buffered writes of
  * whole records, and the count of records that reached the file and of
- * those that did not. A regular file's pages leave the page cache once
- * written back (tp_sink.c). On the first write error (ENOSPC, EFBIG, EIO) the
+ * those that did not. A regular file's pages further back than 'keep'
+ * bytes from its end leave the page cache once written back (tp_sink.c). On the first write error (ENOSPC, EFBIG, EIO) the
  * file is cut back to its last whole piece (a partial write keeps the
  * pieces it holds whole and no torn one), the error is logged once
  * with its strerror, and every record from then on is counted as not
@@ -41,8 +42,9 @@ struct tp_sink {
 	unsigned int pieces;	/**< Pieces in buf. */
 	unsigned int max_pieces; /**< Size of ends and nrecs. */
 	off_t size;		/**< Bytes in the file: whole records. */
+	off_t keep;		/**< Page cache kept behind the end. */
 	off_t drop_from;	/**< Page cache dropped below this. */
-	off_t drop_next;	/**< Size at the last drop. */
+	off_t drop_next;	/**< Where the last drop ended. */
 	int err;		/**< First error (errno), 0 if none. */
 	uint64_t written;	/**< Records in the file (atomic store). */
 	uint64_t not_written;	/**< Records lost (atomic store). */
@@ -52,10 +54,11 @@ struct tp_sink {
  * Open a sink on an output (tp_output_open()).
  *
  * @param cap  Buffer size in bytes; 0 writes each piece at once.
+ * @param keep  Page cache the file keeps behind its end, in bytes.
  * @return 0, or a negative errno (logged).
  */
 int tp_sink_open(struct tp_sink *s, const char *opt, const char *path,
-		 size_t cap);
+		 size_t cap, off_t keep);
 
 /**
  * Write the buffer once it would hold more than 'bytes' (at most its size,

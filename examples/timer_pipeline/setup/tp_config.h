@@ -149,6 +149,7 @@ struct tp_config {
 	char flow_log[PATH_MAX];	/**< Flow record file, "" = none. */
 	char summary_json[PATH_MAX];	/**< Exit summary (JSON), "" = none. */
 	enum tp_log_format log_format;	/**< Flow record format. */
+	uint32_t file_cache_mb;	/**< Page cache a record file keeps (MB). */
 	bool replay_pace;		/**< Honour capture timestamps. */
 	enum tp_clock_kind clock;	/**< --clock: what ages flows. */
 	uint32_t replay_speed;		/**< --replay-speed: pace x this. */

@@ -216,6 +216,10 @@ const struct tp_option tp_options[] = {
 	  "to FILE as one JSON object (for tests and scripts)" },
 	TP_ENUM("flow-log-format", "records", log_format, tp_format_names,
 		"FMT", "flow record format: json (lines) or csv"),
+	TP_UINT("file-cache-mb", 0, "records", file_cache_mb, 0, 1048576,
+		"MB", "page cache a record file (--flow-log, --ipfix-file) "
+		"keeps: pages further back from its end leave once written "
+		"back (0: all of them)"),
 	TP_UINT("trace-timers", 0, "records", trace_timers, 0, 1000000, "N",
 		"print the timer life of the first N flows"),
 	{ "ipfix", 0, "ipfix", TP_OT_PATH, TP_CFG_OFF(ipfix_collector),

@@ -63,7 +63,7 @@ struct tp_option {
 };
 
 /** Options in the table (a compile-time check in tp_option.c). */
-#define TP_NB_OPTIONS 54
+#define TP_NB_OPTIONS 55
 
 /** The option table (tp_option.c) and its size. */
 extern const struct tp_option tp_options[];
