@@ -218,8 +218,8 @@ const struct tp_option tp_options[] = {
 		"FMT", "flow record format: json (lines) or csv"),
 	TP_UINT("file-cache-mb", 0, "records", file_cache_mb, 0, 1048576,
 		"MB", "page cache a record file (--flow-log, --ipfix-file) "
-		"keeps: pages further back from its end leave once written "
-		"back (0: all of them)"),
+		"keeps: its pages further back from its end leave once "
+		"written back (0: all of them, written back as it grows)"),
 	TP_UINT("trace-timers", 0, "records", trace_timers, 0, 1000000, "N",
 		"print the timer life of the first N flows"),
 	{ "ipfix", 0, "ipfix", TP_OT_PATH, TP_CFG_OFF(ipfix_collector),
