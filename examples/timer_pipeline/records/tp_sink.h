@@ -21,11 +21,12 @@
  * A file of records (the flow log, the IPFIX file): buffered writes of
  * whole records, and the count of records that reached the file and of
  * those that did not. A regular file's pages further back than 'keep'
- * bytes from its end leave the page cache once written back (tp_sink.c). On the first write error (ENOSPC, EFBIG, EIO) the
- * file is cut back to its last whole piece (a partial write keeps the
- * pieces it holds whole and no torn one), the error is logged once
- * with its strerror, and every record from then on is counted as not
- * written: the file stays a readable prefix of the run.
+ * bytes from its end leave the page cache once written back (tp_sink.c).
+ * On the first write error (ENOSPC, EFBIG, EIO) the file is cut back to
+ * its last whole piece (a partial write keeps the pieces it holds whole
+ * and no torn one), the error is logged once with its strerror, and
+ * every record from then on is counted as not written: the file stays a
+ * readable prefix of the run.
  */
 struct tp_sink {
 	const char *opt;	/**< The option, for messages. */
