@@ -23,7 +23,10 @@
 # Environment: TP_TEST_FILTER (case-name filter, read by every C suite),
 # TP_TEST_TIMEOUT (seconds per test, instead of each test's own timeout),
 # TP_SKIP_FUZZ=1 (leave the libFuzzer suites fuzz_* out: a sanitizer build
-# already runs them; their regression cases, regress_*, still run). On a
+# already runs them; their regression cases, regress_*, still run),
+# TP_SKIP_SUITES="SUITE..." (leave out every test in any of those suites,
+# with a line saying so: CI's second DPDK leaves the guides' pages and the
+# soak out, which run the same code on every DPDK). On a
 # sanitizer build (b_sanitize) the tests of suite 'unsanitized' are left
 # out, with a line saying so: pipeline_exercises, whose pages state timing
 # a sanitized binary does not keep.
@@ -92,9 +95,12 @@ if mode == "select":
         capture_output=True, text=True).stdout)
     sanitized = any(o["name"] == "b_sanitize" and o["value"] != "none"
                     for o in opts)
+    skip = set(os.environ.get("TP_SKIP_SUITES", "").split())
     for name, s in suites.items():
         if chosen(s) and sanitized and "unsanitized" in s:
             print("sanitized", name)
+        elif chosen(s) and s & skip:
+            print("skipped", name)
         elif chosen(s):
             print(name)
     for script in sorted(glob.glob(os.path.join(srcdir, "pipeline", "*.sh"))):
@@ -180,6 +186,8 @@ for line in "${selected[@]}"; do
 		echo "=== ${line#unknown }: no such test or suite" ;;
 	"sanitized "*)
 		echo "=== ${line#sanitized }: left out of a sanitizer build (suite unsanitized)" ;;
+	"skipped "*)
+		echo "=== ${line#skipped }: left out (TP_SKIP_SUITES)" ;;
 	?*)
 		names+=("$line") ;;
 	esac
