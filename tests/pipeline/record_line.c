@@ -3,13 +3,18 @@
  */
 
 /*
- * The flow log's addresses (records/tp_record_line.c), run by
- * pipeline/e2e.sh: each IPv6 address of a JSON and a CSV line is what
- * glibc's inet_ntop() writes for it, and each IPv4 address its dotted
- * quad. The addresses: every pattern of zero and non-zero groups (256),
- * with group values of every length (1 to 4 hex digits), the forms
- * inet_ntop() writes dotted (::a.b.c.d, ::ffff:a.b.c.d) and those next to
- * them, runs of equal length, and random addresses.
+ * The flow log's lines (records/tp_record_line.c), run by
+ * pipeline/e2e.sh:
+ * - addresses: each IPv6 address of a JSON and a CSV line is what
+ *   glibc's inet_ntop() writes for it, and each IPv4 address its dotted
+ *   quad. The addresses: every pattern of zero and non-zero groups (256),
+ *   with group values of every length (1 to 4 hex digits), the forms
+ *   inet_ntop() writes dotted (::a.b.c.d, ::ffff:a.b.c.d) and those next
+ *   to them, runs of equal length, and random addresses;
+ * - whole lines: JSON and CSV lines of records whose numbers have every
+ *   length from one digit to their type's largest value are, byte for
+ *   byte, the lines snprintf() writes for them; the longest line there
+ *   can be fits in TP_LOG_LINE_MAX; a shorter buffer is refused.
  * Prints "record_line: N passed, N failed" (one check per address and
  * format) and exits non-zero on a failure.
  *
@@ -17,6 +22,8 @@
  */
 
 #include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +108,133 @@ check_addr(uint8_t ipver, const uint8_t *a)
 	}
 }
 
+/* The line of r as snprintf() and inet_ntop() write it. */
+static int
+ref_line(char *out, size_t len, bool json, const struct tp_flow_record *r)
+{
+	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+	const int af = r->ipver == 4 ? AF_INET : AF_INET6;
+	const char *q = json ? "\"" : "";
+
+	inet_ntop(af, r->src_addr, src, sizeof(src));
+	inet_ntop(af, r->dst_addr, dst, sizeof(dst));
+	if (!json)
+		return snprintf(out, len, "%" PRIu64 ",%u,%u,%s,%u,%s,%u,%u,%u,"
+				"%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+				",%" PRIu64 ",%" PRIu64 ",%u,%u,%s,%u\n",
+				r->serial, r->ipver, r->proto, src,
+				r->src_port, dst, r->dst_port, r->vlan[0],
+				r->vlan[1], r->first_ns, r->last_ns,
+				r->pkts[0], r->bytes[0], r->pkts[1],
+				r->bytes[1], r->tcp_flags[0], r->tcp_flags[1],
+				tp_flow_end_reason_name(r->end_reason),
+				r->end_reason);
+	return snprintf(out, len, "{\"serial\":%" PRIu64 ",\"ip_version\":%u,"
+			"\"proto\":%u,\"src\":%s%s%s,\"sport\":%u,"
+			"\"dst\":%s%s%s,\"dport\":%u,\"vlan\":%u,"
+			"\"vlan_inner\":%u,\"first_ns\":%" PRIu64 ","
+			"\"last_ns\":%" PRIu64 ",\"packets_fwd\":%" PRIu64 ","
+			"\"bytes_fwd\":%" PRIu64 ",\"packets_rev\":%" PRIu64 ","
+			"\"bytes_rev\":%" PRIu64 ",\"tcp_flags_fwd\":%u,"
+			"\"tcp_flags_rev\":%u,\"end_reason\":\"%s\","
+			"\"end_reason_code\":%u}\n",
+			r->serial, r->ipver, r->proto, q, src, q, r->src_port,
+			q, dst, q, r->dst_port, r->vlan[0], r->vlan[1],
+			r->first_ns, r->last_ns, r->pkts[0], r->bytes[0],
+			r->pkts[1], r->bytes[1], r->tcp_flags[0],
+			r->tcp_flags[1], tp_flow_end_reason_name(r->end_reason),
+			r->end_reason);
+}
+
+/* Both lines of r against ref_line()'s; returns the JSON line's length. */
+static int
+check_line(const struct tp_flow_record *r, const char *what)
+{
+	char got[TP_LOG_LINE_MAX], want[2 * TP_LOG_LINE_MAX];
+	int n, m, json_n = 0;
+	bool json;
+
+	for (json = false; ; json = true) {
+		n = tp_record_line_format(got, sizeof(got),
+					  json ? TP_LOG_JSON : TP_LOG_CSV, r);
+		m = ref_line(want, sizeof(want), json, r);
+		CHECK(n == m && n > 0 && memcmp(got, want, (size_t)n) == 0,
+		      "%s %s line: got %.*s want %s", what,
+		      json ? "JSON" : "CSV", n > 0 ? n : 0, got, want);
+		if (json) {
+			json_n = n;
+			break;
+		}
+	}
+	return json_n;
+}
+
+/* A number of 'digits' digits (1 to 20; 20: up to UINT64_MAX), random. */
+static uint64_t
+rand_digits(unsigned int digits)
+{
+	uint64_t v = 0, lo = 1;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		v = v << 16 ^ (uint64_t)(rand() & 0xffff);
+	for (i = 1; i < digits; i++)
+		lo *= 10;
+	if (digits >= 20)
+		return v < lo ? v + lo : v;	/* 20 digits */
+	return lo + v % (lo * 9);		/* in [10^(d-1), 10^d) */
+}
+
+static void
+check_lines(void)
+{
+	static const uint8_t longest6[16] = {
+		0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10,
+		0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10,
+	};
+	struct tp_flow_record r;
+	char small[TP_LOG_LINE_MAX - 1];
+	unsigned int d, rep;
+	int n;
+
+	/* Every length of every number, both address families. */
+	for (rep = 0; rep < 4000; rep++) {
+		memset(&r, 0, sizeof(r));
+		d = rep % 20 + 1;
+		r.ipver = rep & 1 ? 4 : 6;
+		r.proto = (uint8_t)rand_digits(d > 3 ? 3 : d);
+		memcpy(r.src_addr, longest6, sizeof(longest6));
+		r.dst_addr[rep % 16] = (uint8_t)rep;
+		r.serial = rand_digits(d);
+		r.first_ns = rand_digits(21 - d);
+		r.last_ns = rand_digits(d);
+		r.pkts[0] = rand_digits(d);
+		r.pkts[1] = rep % 3 ? 0 : rand_digits(d);
+		r.bytes[0] = rand_digits(21 - d);
+		r.bytes[1] = rand_digits(d);
+		r.src_port = (uint16_t)(d > 5 ? (uint64_t)rand() : rand_digits(d));
+		r.dst_port = (uint16_t)(d > 5 ? 65535 : rand_digits(d));
+		r.vlan[0] = (uint16_t)(rep % 4096);
+		r.vlan[1] = (uint16_t)(rep % 7 ? 0 : 65535);
+		r.tcp_flags[0] = (uint8_t)rand();
+		r.tcp_flags[1] = (uint8_t)rep;
+		r.end_reason = (uint8_t)(rep % 6);
+		check_line(&r, "random");
+	}
+	/* The longest line there can be: every number its type's largest. */
+	memset(&r, 0xff, sizeof(r));
+	r.ipver = 6;
+	memcpy(r.src_addr, longest6, sizeof(longest6));
+	memcpy(r.dst_addr, longest6, sizeof(longest6));
+	n = check_line(&r, "longest");
+	CHECK(n > 0 && n < TP_LOG_LINE_MAX, "the longest line: %d bytes, "
+	      "TP_LOG_LINE_MAX %d", n, TP_LOG_LINE_MAX);
+	/* A buffer short of TP_LOG_LINE_MAX: refused, nothing written. */
+	memset(small, 'x', sizeof(small));
+	n = tp_record_line_format(small, sizeof(small), TP_LOG_JSON, &r);
+	CHECK(n == -1 && small[0] == 'x', "a short buffer: %d", n);
+}
+
 /* An address from 8 groups. */
 static void
 check_groups(const unsigned int *w)
@@ -144,6 +278,7 @@ main(void)
 	uint8_t a[16];
 
 	srand(12345);
+	check_lines();
 	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		check_groups(fixed[i]);
 	/* Every pattern of zero groups, each value length in each place. */

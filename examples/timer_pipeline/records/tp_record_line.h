@@ -28,9 +28,10 @@ size_t tp_record_line_csv_header(char *out, size_t len);
 
 /**
  * Record @p r as one line of format @p fmt, newline included, into
- * @p out of @p len bytes (TP_LOG_LINE_MAX is always enough).
+ * @p out of @p len bytes, at least TP_LOG_LINE_MAX (which holds the
+ * longest line there can be).
  *
- * @return the line's length, or @p len if it did not fit.
+ * @return the line's length, or -1 if @p len is under TP_LOG_LINE_MAX.
  */
 int tp_record_line_format(char *out, size_t len, enum tp_log_format fmt,
 			  const struct tp_flow_record *r);
