@@ -22,8 +22,8 @@
 #
 # Environment: TP_TEST_FILTER (case-name filter, read by every C suite),
 # TP_TEST_TIMEOUT (seconds per test, instead of each test's own timeout),
-# TP_SKIP_FUZZ=1 (leave the libFuzzer suites fuzz_* out: a sanitizer build
-# already runs them; their regression cases, regress_*, still run),
+# TP_SKIP_FUZZ=1 (leave the libFuzzer suites, suite fuzz, out: a sanitizer
+# build already runs them; their regression cases, regress_*, still run),
 # TP_SKIP_SUITES="SUITE..." (leave out every test in any of those suites,
 # with a line saying so: CI's second DPDK leaves the guides' pages and the
 # soak out, which run the same code on every DPDK). On a
@@ -96,6 +96,8 @@ if mode == "select":
     sanitized = any(o["name"] == "b_sanitize" and o["value"] != "none"
                     for o in opts)
     skip = set(os.environ.get("TP_SKIP_SUITES", "").split())
+    if os.environ.get("TP_SKIP_FUZZ") == "1":
+        skip.add("fuzz")
     for name, s in suites.items():
         if chosen(s) and sanitized and "unsanitized" in s:
             print("sanitized", name)
@@ -187,7 +189,7 @@ for line in "${selected[@]}"; do
 	"sanitized "*)
 		echo "=== ${line#sanitized }: left out of a sanitizer build (suite unsanitized)" ;;
 	"skipped "*)
-		echo "=== ${line#skipped }: left out (TP_SKIP_SUITES)" ;;
+		echo "=== ${line#skipped }: left out (TP_SKIP_SUITES, TP_SKIP_FUZZ)" ;;
 	?*)
 		names+=("$line") ;;
 	esac
@@ -203,13 +205,6 @@ args=(-C "$build" -v --no-stdsplit --logbase "$logbase" --num-processes 2)
 [ -n "${TP_TEST_TIMEOUT:-}" ] &&
 	args+=(-t 0 --wrapper "timeout -k 10 $TP_TEST_TIMEOUT")
 
-if [ "${TP_SKIP_FUZZ:-0}" = 1 ]; then
-	kept=()
-	for n in "${names[@]}"; do
-		case $n in fuzz_*) ;; *) kept+=("$n") ;; esac
-	done
-	names=("${kept[@]}")
-fi
 
 meson_rc=0
 if [ ${#names[@]} -gt 0 ]; then

@@ -167,49 +167,31 @@ tp_line_u64(struct tp_line *l, uint64_t v)
 	l->p += n;
 }
 
-/* v (below 65536) in decimal: the ports, VLANs, flags and small codes. */
-static inline void
-tp_line_u16(struct tp_line *l, unsigned int v)
+/*
+ * v (below 65536) in decimal at p; returns the end: the ports, VLANs,
+ * flags, small codes and an IPv4 address's bytes.
+ */
+static inline char *
+tp_dec16(char *p, unsigned int v)
 {
-	char *p = l->p;
-
-	if (v >= 10000) {
-		*p++ = (char)('0' + v / 10000);
-		v %= 10000;
-	}
-	if (v >= 1000 || p != l->p) {
+	if (v >= 1000) {
+		if (v >= 10000) {
+			*p++ = (char)('0' + v / 10000);
+			v %= 10000;
+		}
 		memcpy(p, &tp_digit_pairs[v / 100 * 2], 2);
 		memcpy(p + 2, &tp_digit_pairs[v % 100 * 2], 2);
-		p += 4;
-	} else if (v >= 100) {
-		*p++ = (char)('0' + v / 100);
-		memcpy(p, &tp_digit_pairs[v % 100 * 2], 2);
-		p += 2;
-	} else if (v >= 10) {
-		memcpy(p, &tp_digit_pairs[v * 2], 2);
-		p += 2;
-	} else {
-		*p++ = (char)('0' + v);
+		return p + 4;
 	}
-	l->p = p;
-}
-
-/* Byte v (0 to 255) in decimal at p; returns the end. */
-static inline char *
-tp_dec8(char *p, unsigned int v)
-{
 	if (v >= 100) {
 		*p++ = (char)('0' + v / 100);
 		v %= 100;
-		memcpy(p, &tp_digit_pairs[v * 2], 2);
-		return p + 2;
+	} else if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
 	}
-	if (v >= 10) {
-		memcpy(p, &tp_digit_pairs[v * 2], 2);
-		return p + 2;
-	}
-	*p++ = (char)('0' + v);
-	return p;
+	memcpy(p, &tp_digit_pairs[v * 2], 2);
+	return p + 2;
 }
 
 /* The 4 bytes at a as a dotted quad at p; returns the end. */
@@ -221,7 +203,7 @@ tp_dotted(char *p, const uint8_t *a)
 	for (k = 0; k < 4; k++) {
 		if (k > 0)
 			*p++ = '.';
-		p = tp_dec8(p, a[k]);
+		p = tp_dec16(p, a[k]);
 	}
 	return p;
 }
@@ -304,7 +286,7 @@ tp_line_addr(struct tp_line *l, const struct tp_flow_record *r,
 /* A number by its type: up to 16 bits the shorter way. */
 #define TP_LINE_U(l, r, v, json) do {					\
 	if (sizeof(v) <= 2)						\
-		tp_line_u16(l, (unsigned int)(v));			\
+		(l)->p = tp_dec16((l)->p, (unsigned int)(v));		\
 	else								\
 		tp_line_u64(l, v);					\
 } while (0)
