@@ -64,6 +64,7 @@ tp_config_defaults(struct tp_config *cfg)
 	cfg->nb_flows = 65536;
 	cfg->table_full = TP_FULL_EVICT;
 	cfg->log_format = TP_LOG_JSON;
+	cfg->file_cache_mb = 512;
 	cfg->ipfix_transport = TP_IPFIX_UDP;
 	cfg->ipfix_flows = TP_IPFIX_BI;
 	cfg->ipfix_tmpl_refresh_ns = 60 * TP_NS_PER_S;
