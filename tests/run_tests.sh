@@ -205,7 +205,6 @@ args=(-C "$build" -v --no-stdsplit --logbase "$logbase" --num-processes 2)
 [ -n "${TP_TEST_TIMEOUT:-}" ] &&
 	args+=(-t 0 --wrapper "timeout -k 10 $TP_TEST_TIMEOUT")
 
-
 meson_rc=0
 if [ ${#names[@]} -gt 0 ]; then
 	meson test "${args[@]}" "${names[@]}"

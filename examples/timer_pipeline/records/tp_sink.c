@@ -38,21 +38,22 @@ tp_sink_add(uint64_t *ctr, uint64_t n)
 }
 
 /*
- * A file of records is written once and read, if at all, later: its
- * pages need not stay in the page cache, and a long log should not push
- * out what other programs cache. The pages more than s->keep bytes
- * behind the file's end (--file-cache-mb, 512 MB by default) are dropped,
- * TP_SINK_DROP_STEP bytes at a time (POSIX_FADV_DONTNEED: those written
- * back leave at once; dirty ones are queued for writeback, and leave when
- * the range is dropped again a step later). The file's cache then stays
- * that long and its pages are reused as it grows, rather than taking
- * fresh memory for all of it (a virtual machine hands the guest memory
- * it has not used for a while slowly). The price: the writeback this
- * queues (ext4's block allocation, the I/O submission) runs on the
- * writer's lcore, where the kernel's flusher would do it later,
- * elsewhere. A log shorter than s->keep never pays it: ageing a capture
- * of a million flows writes 340 to 400 MB (docs/bench.rst, "Ageing a
- * capture", measures both ways). Only a hint: errors are ignored.
+ * A file of records is written once and read, if at all, later: its pages
+ * need not stay in the page cache, and a long log should not push out
+ * what other programs cache. The pages more than s->keep bytes behind the
+ * file's end (--file-cache-mb, whose default tp_config_defaults() sets)
+ * are dropped, TP_SINK_DROP_STEP bytes at a time (POSIX_FADV_DONTNEED:
+ * those written back leave at once; dirty ones are queued for writeback,
+ * and leave when the range is dropped again a step later). The file's
+ * cache then stays that long and its pages are reused as it grows, rather
+ * than taking fresh memory for all of it (a virtual machine hands the
+ * guest memory it has not used for a while slowly). The price: the
+ * writeback this queues (ext4's block allocation, the I/O submission)
+ * runs on the writer's lcore, where the kernel's flusher would do it
+ * later, elsewhere. A log shorter than s->keep never pays it: ageing a
+ * capture of a million flows writes 340 to 400 MB (docs/bench.rst,
+ * "Ageing a capture", measures both ways). Only a hint: errors are
+ * ignored.
  */
 static void
 tp_sink_drop_cache(struct tp_sink *s)
