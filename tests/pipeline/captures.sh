@@ -313,7 +313,8 @@ fi
 # --- --flush-at-eof: stop at the end of the captures ----------------------
 
 # Timeouts of 30 s: every flow is still live when the capture ends, so each
-# ends by the flush (forced end), at once rather than after its timeout.
+# ends by the flush (forced end), at once rather than after its timeout,
+# in the table closed as RX stopped (no delete, no grace period).
 # Paced, with a 1.5-s silence inside the capture: the end is where the
 # capture ends (every packet received and delivered in its time, none
 # dropped at shutdown from the replay stash), not the first silence.
@@ -330,8 +331,9 @@ for mode in fast paced; do
 	run_vdev "$log" "rx_pcap=$WORK/gap.pcap,tx_pcap=$WORK/$name.out.pcap" \
 		"${LONG_TMO[@]}" --flush-at-eof "${pace[@]}"
 	rc=$?
-	read -r rx shut created forced < <(tp_nums "$log" rx_pkts \
-		drop_shutdown flows_created ended_forced_end)
+	read -r rx shut created forced closed < <(tp_nums "$log" rx_pkts \
+		drop_shutdown flows_created ended_forced_end \
+		flows_ended_closed)
 	if ! tp_clean_exit "$rc" "$log"; then
 		tp_fail $name "exit status $rc or exactly-once check failed" \
 			"$log"
@@ -341,7 +343,9 @@ for mode in fast paced; do
 	elif ! tp_expect "packets received" "$rx" eq "$NGAP" ||
 	     ! tp_expect "packets dropped at shutdown" "$shut" eq 0 ||
 	     ! tp_expect "flows created" "$created" gt 0 ||
-	     ! tp_expect "flows forced to end" "$forced" eq "$created"; then
+	     ! tp_expect "flows forced to end" "$forced" eq "$created" ||
+	     ! tp_expect "flows ended once RX stopped (the table closed)" \
+		"$closed" eq "$created"; then
 		tp_fail $name "$TP_WHY" "$log"
 	else
 		tp_pass $name

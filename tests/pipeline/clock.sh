@@ -67,6 +67,20 @@ else
 	tp_fail flows_split_at_gaps "$TP_WHY"
 fi
 
+# Once every input is over, no key is looked up again: the flows still
+# live at the capture's end end without a delete or a grace period
+# (flows_ended_closed), those that ended at the gaps before did not. The
+# wall clock's run (below) ends every flow before RX stops: none.
+read -r closed ended <<<"$(tp_nums "$WORK/idle_gaps.log" \
+	flows_ended_closed flows_ended)"
+if tp_expect "flows ended in the closed table" "$closed" gt 0 &&
+   tp_expect "flows ended in the closed table, of $ended" "$closed" lt \
+	"$ended"; then
+	tp_pass table_closed_at_end
+else
+	tp_fail table_closed_at_end "$TP_WHY"
+fi
+
 # The inline packet path (drop and monitor modes: RX meters, only timer
 # events cross the event device, and the lcore moving the clock runs the
 # adapter's and the scheduler's services itself until RX stops): the same
@@ -100,6 +114,12 @@ if tp_clean_exit $rc "$WORK/wall.log" &&
 	tp_pass wall_clock_not_split
 else
 	tp_fail wall_clock_not_split "${why:-exit status $rc}" "$WORK/wall.log"
+fi
+if tp_expect "flows ended in the closed table, wall clock" \
+	"$(tp_num "$WORK/wall.log" flows_ended_closed)" eq 0; then
+	tp_pass wall_clock_table_open
+else
+	tp_fail wall_clock_table_open "$TP_WHY"
 fi
 
 # Ten runs in a row under a background CPU load (two bounded `yes`, one per

@@ -24,6 +24,7 @@
 #include "reports/tp_counters.h"
 #include "records/tp_trace.h"
 #include "datapath/tp_control.h"
+#include "datapath/tp_flow_table.h"
 #include "records/tp_record.h"
 #include "reports/tp_stats_screen.h"
 #include "reports/tp_stats_json.h"
@@ -217,6 +218,8 @@ tp_control_phase(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 			break;
 		/* No more clock moves: the service lcore drains. */
 		tp_clock_release(ctx);
+		/* No RX lcore looks a key up again. */
+		tp_flow_table_close(ctx);
 		ctx->flush_walk = 0;
 		tp_control_set_phase(ctx, TP_PHASE_FLUSH, now);
 		break;

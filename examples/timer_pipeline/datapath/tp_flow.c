@@ -72,7 +72,10 @@ tp_flow_finalise(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	ft->ops->ended(ctx, lc, f, reason);
 	lc->stats.flows_ended[reason]++;
 	TP_TRACE(ctx, f, TP_FLOW_STEP_RECORD, 0, reason);
-	tp_flow_slot_defer(ctx, pos);
+	if (!tp_flow_table_closed(ft))
+		tp_flow_slot_defer(ctx, pos);
+	else
+		lc->stats.flows_ended_closed++;
 }
 
 /*
@@ -105,9 +108,11 @@ static void
 tp_flow_unhash(struct tp_ctx *ctx, struct tp_flow *f, uint32_t reason,
 	       uint32_t sig)
 {
-	int32_t ret = rte_hash_del_key_with_hash(ctx->ft.h, f->key, sig);
+	/* Only the winner deletes, with its sig; none once closed. */
+	int32_t ret = tp_flow_table_closed(&ctx->ft) ? 0 :
+		rte_hash_del_key_with_hash(ctx->ft.h, f->key, sig);
 
-	RTE_ASSERT(ret >= 0);	/* only the winner deletes, with its sig */
+	RTE_ASSERT(ret >= 0);
 	RTE_SET_USED(ret);
 	__atomic_fetch_sub(&ctx->ft.nb_live, 1, __ATOMIC_RELAXED);
 	TP_TRACE(ctx, f, TP_FLOW_STEP_END, 0, reason);

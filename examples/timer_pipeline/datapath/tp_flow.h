@@ -82,7 +82,7 @@ void tp_flow_put(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f);
 /**
  * Worker, before handling n expiry events of flows f[]: their keys' hash
  * signatures into sig[], for tp_flow_expired(), and their table buckets
- * loaded.
+ * loaded (needless once the table is closed: tp_flow_table_close()).
  */
 void tp_flow_expiries_prepare(struct tp_ctx *ctx, struct tp_flow *const *f,
 			      unsigned int n, uint32_t *sig);

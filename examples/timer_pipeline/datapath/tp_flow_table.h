@@ -32,4 +32,11 @@ int tp_flow_table_rcu_register(struct tp_ctx *ctx, unsigned int lcore_id);
 /** Timers still armed (the exit check, every lcore stopped). */
 uint64_t tp_flow_table_count_timers(const struct tp_ctx *ctx);
 
+/**
+ * Every input is over and every RX lcore past its last lookup (the
+ * capture clock, the shutdown's flush): flows that end from now on leave
+ * their keys and slots in place, for the table's free.
+ */
+void tp_flow_table_close(struct tp_ctx *ctx);
+
 #endif /* _TP_FLOW_TABLE_H_ */

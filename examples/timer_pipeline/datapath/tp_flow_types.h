@@ -191,6 +191,10 @@ struct tp_flow_table {
 	uint32_t nb_entries;		/**< Positions rte_hash may return. */
 	uint32_t capacity;		/**< Live flow limit (--flows). */
 	uint32_t nb_live;		/**< Flows not yet ending (atomic). */
+	uint32_t closed;		/**< No RX lcore looks a key up or
+					 * adds one again (atomic): see
+					 * tp_flow_table_close().
+					 */
 	uint64_t next_serial;		/**< Creation counter (atomic). */
 	struct rte_rcu_qsbr *qsv;	/**< RX lcores are its readers. */
 	struct rte_rcu_qsbr_dq *dq;	/**< Positions waiting for a grace. */
@@ -210,6 +214,13 @@ struct tp_flow_table {
 	uint64_t reclaimed;		/**< Positions returned. */
 };
 
+
+/** Whether the table is closed (tp_flow_table_close()). */
+static inline bool
+tp_flow_table_closed(const struct tp_flow_table *ft)
+{
+	return __atomic_load_n(&ft->closed, __ATOMIC_ACQUIRE) != 0;
+}
 
 static inline bool
 tp_ref_is_live(uint32_t r)

@@ -92,7 +92,7 @@ tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 
 	/* Expiries touch cold flows (entry, key, hash bucket): start
 	 * loading every entry and key of the burst before the first, then
-	 * the buckets.
+	 * the buckets (none once the table is closed: no key leaves it).
 	 */
 	for (i = 0; i < n; i++) {
 		if (ev[i].queue_id != TP_QUEUE_TIMER)
@@ -105,7 +105,7 @@ tp_worker_burst(struct tp_ctx *ctx, struct tp_lcore *lc, struct rte_event *ev,
 	}
 	for (i = 0; i < nt; i++)
 		rte_prefetch0(tf[i]->key);
-	if (nt > 0)
+	if (nt > 0 && !tp_flow_table_closed(&ctx->ft))
 		TP_STAGE_RUN(FLOW_END, 0,
 			     tp_flow_expiries_prepare(ctx, tf, nt, sig));
 	for (i = 0; i < n; i++) {

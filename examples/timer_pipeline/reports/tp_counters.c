@@ -92,6 +92,13 @@
 	  "A key per reason: ended_idle_timeout, ...") \
 	C(flow_busy_retries, TP_GRP_FLOWS, "busy_retries", 0, "lookups", \
 	  "Lookups that found their flow ending and retried.", "") \
+	C(flows_ended_closed, TP_GRP_FLOWS, "ended_closed", 0, "flows", \
+	  "Flows that ended once no key could be looked up again (every " \
+	  "input over under --clock capture, or RX stopped): their slots " \
+	  "and keys stay in the table until it is freed at exit, with no " \
+	  "delete and no grace period.", \
+	  "At most flows_ended. A capture aged to its end: the flows " \
+	  "still live at its last packet.") \
 	C(flows_in_table, TP_GRP_FLOWS, "in_table", 0, "flows", \
 	  "Flows the table holds and that are not yet ending.", \
 	  "A gauge; at most flows_capacity.") \
@@ -405,6 +412,7 @@ tp_counters_from_slots(const struct tp_lcore_stats *t, struct tp_counters *c)
 	c->flows_active = t->flows_created - c->flows_ended;
 	memcpy(c->ended, &t->flows_ended[TP_END_IDLE], sizeof(c->ended));
 	c->flow_busy_retries = t->flow_busy_retry;
+	c->flows_ended_closed = t->flows_ended_closed;
 	c->timers_armed = t->tim_armed + t->tim_rearmed;
 	c->timers_armed_first = t->tim_armed;
 	c->timers_rearmed = t->tim_rearmed;

@@ -60,6 +60,7 @@ struct tp_counters {
 	uint64_t flows_ended;		/**< Flows ended, every reason. */
 	uint64_t ended[TP_ENDED_NB];	/**< By reason, from TP_END_IDLE. */
 	uint64_t flow_busy_retries;	/**< Lookups that met a dying flow. */
+	uint64_t flows_ended_closed;	/**< Ended once the table closed. */
 	uint64_t flows_in_table;	/**< The table's live count. */
 	uint64_t flows_capacity;	/**< Its limit (--flows). */
 	/* timers */

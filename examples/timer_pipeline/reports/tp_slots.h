@@ -55,6 +55,7 @@ struct tp_lcore_stats {
 	uint64_t flows_created;		/**< Flows created. */
 	uint64_t flows_ended[TP_END_MAX]; /**< Flows finalised by reason. */
 	uint64_t flow_busy_retry;	/**< Lookups that met a dying flow. */
+	uint64_t flows_ended_closed;	/**< Finalised in a closed table. */
 	uint64_t tim_armed;		/**< First arms (flow creation). */
 	uint64_t tim_rearmed;		/**< Later arms (refresh, re-arm). */
 	uint64_t tim_expired;		/**< Expiry events processed. */
