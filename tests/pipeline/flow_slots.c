@@ -10,7 +10,9 @@
  * defer queue's room of slots end with no report, so that batches fill
  * the queue and the rest are parked: none may come back before the
  * reader reports, and after its reports every one must, each once, and
- * the table must take as many keys again.
+ * the table must take as many keys again. First, the table must have
+ * found where rte_hash keeps each position's key (tp_flow_table_key()),
+ * and left no probe key behind.
  * Prints "flow_slots: N passed, N failed" and exits non-zero on a failure.
  *
  * Usage: flow_slots EAL-ARGS (one lcore, no hugepages is enough).
@@ -43,6 +45,36 @@ key_of(struct tp_flow_key *k, uint32_t i)
 	memset(k, 0, sizeof(*k));
 	memcpy(k, &i, sizeof(i));
 	k->proto = 17;
+}
+
+/*
+ * Where the table says each position's key is, for n keys added: where
+ * rte_hash says, holding that key. The positions go back to rte_hash.
+ */
+static void
+check_key_store(uint32_t n)
+{
+	struct tp_flow_table *ft = &ctx.ft;
+	struct tp_flow_key k;
+	uint32_t i, same = 0;
+	void *asked;
+	int32_t p;
+
+	CHECK(ft->key_stride != 0, "rte_hash's key store not found");
+	CHECK(rte_hash_count(ft->h) == 0, "%d keys in the new table",
+	      rte_hash_count(ft->h));
+	for (i = 0; i < n; i++) {
+		key_of(&k, i);
+		p = rte_hash_add_key(ft->h, &k);
+		if (p < 0)
+			break;
+		same += rte_hash_get_key_with_position(ft->h, p, &asked) == 0 &&
+			tp_flow_table_key(ft, (uint32_t)p) == asked &&
+			memcmp(asked, &k, sizeof(k)) == 0;
+		rte_hash_del_key(ft->h, &k);
+		rte_hash_free_key_with_position(ft->h, p);
+	}
+	CHECK(same == n, "%u of %u keys where rte_hash keeps them", same, n);
 }
 
 /* Add n keys and end their flows at once: n slots deferred. */
@@ -98,6 +130,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "flow_slots: no flow table\n");
 		return 2;
 	}
+	check_key_store(1000);
 	/* A reader online that has not reported yet. */
 	if (rte_rcu_qsbr_thread_register(ft->qsv, reader) != 0) {
 		fprintf(stderr, "flow_slots: no RCU reader\n");

@@ -69,17 +69,11 @@ tp_flow_init(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	struct tp_flow_timer *tl = tp_flow_tl(&ctx->ft, f);
 	struct rte_event *ev = &tl->tim.ev;
 	uint8_t cls = tp_flow_initial_class(pp->key.proto, pp->tcp_flags);
-	void *key = NULL;
-	int ret;
 
 	/* The key rte_hash stored when it gave us the position: ours until
-	 * tp_flow_slot_free() frees the position (this lookup cannot fail,
-	 * the key is in the table and only we may delete it).
+	 * tp_flow_slot_free() frees the position.
 	 */
-	ret = rte_hash_get_key_with_position(ctx->ft.h,
-			(int32_t)tp_flow_pos(&ctx->ft, f), &key);
-	RTE_VERIFY(ret == 0 && key != NULL);
-	f->key = key;
+	f->key = tp_flow_table_key(&ctx->ft, tp_flow_pos(&ctx->ft, f));
 	f->proto = pp->key.proto;
 	f->init_lo = pp->lo_is_src;
 	f->tmo_class = cls;

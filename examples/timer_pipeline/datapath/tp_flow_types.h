@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_debug.h>
 #include <rte_pause.h>
 #include <rte_event_timer_adapter.h>
 #include <rte_hash.h>
@@ -184,6 +185,11 @@ struct tp_flow_table {
 	struct rte_hash *h;		/**< Key -> position (LF readers). */
 	const struct tp_flow_ops *ops;	/**< Who is told of ends and steps. */
 	struct tp_flow *entries;	/**< Indexed by position. */
+	/** Where rte_hash keeps position p's key: key_base + p *
+	 * key_stride (0: ask rte_hash each time). See tp_flow_table.c.
+	 */
+	uintptr_t key_base;
+	uintptr_t key_stride;
 	struct tp_flow_timer *timers;	/**< Their timers, the same way. */
 	void *map[2];			/**< The mappings holding them. */
 	size_t map_len[2];		/**< Their lengths. */
@@ -214,6 +220,35 @@ struct tp_flow_table {
 	uint64_t reclaimed;		/**< Positions returned. */
 };
 
+
+/** Position pos's key, from rte_hash (a lookup of the key again). */
+static inline const struct tp_flow_key *
+tp_flow_table_key_asked(const struct tp_flow_table *ft, uint32_t pos)
+{
+	void *key = NULL;
+	int ret;
+
+	ret = rte_hash_get_key_with_position(ft->h, (int32_t)pos, &key);
+	RTE_VERIFY(ret == 0 && key != NULL);
+	return key;
+}
+
+/**
+ * The key of position pos, which holds one: where the table found
+ * rte_hash's key store (tp_flow_table.c), checked against rte_hash in
+ * debug builds, else from rte_hash.
+ */
+static inline const struct tp_flow_key *
+tp_flow_table_key(const struct tp_flow_table *ft, uint32_t pos)
+{
+	const struct tp_flow_key *key;
+
+	if (unlikely(ft->key_stride == 0))
+		return tp_flow_table_key_asked(ft, pos);
+	key = (const void *)(ft->key_base + (uintptr_t)pos * ft->key_stride);
+	RTE_ASSERT(key == tp_flow_table_key_asked(ft, pos));
+	return key;
+}
 
 /** Whether the table is closed (tp_flow_table_close()). */
 static inline bool
