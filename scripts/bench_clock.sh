@@ -29,7 +29,9 @@
 #   --prepare: only write the captures.
 #
 # Every repetition runs each tool once on each case, in turn (the order
-# of the three tools rotates from one repetition to the next). Wall time
+# of the three tools rotates from one repetition to the next), each after
+# a sync: no writeback of an earlier run's files (up to 2 GB of output and
+# read-backs per round) runs during its time. Wall time
 # is from start to exit, start-up and the last record included; a run is
 # stopped after 1800 s (quick: 300 s; the pipeline by one SIGINT) and
 # its exit status shows in the table. A pipeline rebuilt during the run
@@ -307,6 +309,9 @@ for r in $(seq 1 "$REPS"); do
 		for i in 0 1 2; do
 			t=${TOOLS[$(((i + r - 1) % 3))]}
 			echo "== rep $r/$REPS: $c, $t"
+			# No writeback of an earlier run's files (its output,
+			# the read-backs) pending into this one's time.
+			sync
 			"run_$t" "$c" "$r"
 		done
 	done
