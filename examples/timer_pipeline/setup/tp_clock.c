@@ -234,14 +234,12 @@ tp_clock_step(struct tp_ctx *ctx)
 	clk->fire_pending = false;
 	__atomic_store_n(&clk->settled, clk->now, __ATOMIC_RELEASE);
 	target = tp_clock_target(ctx);
-	if (target == UINT64_MAX && !clk->closed) {
-		/* Every queue's input is over, each RX lcore past its last
-		 * lookup (it said so after): before the clock runs on
-		 * through every deadline, the table closes.
-		 */
+	/* Every queue's input is over, each RX lcore past its last lookup
+	 * (it said so after): before the clock runs on through every
+	 * deadline, the table closes.
+	 */
+	if (target == UINT64_MAX && !tp_flow_table_closed(&ctx->ft))
 		tp_flow_table_close(ctx);
-		clk->closed = true;
-	}
 	if (target <= clk->now)
 		return;
 	/* The hint, read after the handled counts: re-arms are in it. */

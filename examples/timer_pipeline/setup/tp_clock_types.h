@@ -30,9 +30,6 @@ struct tp_clock {
 	uint64_t settled;
 	uint64_t base;			/**< The first time set (atomic). */
 	bool fire_pending;		/**< Moved to a timer's tick. */
-	bool closed;			/**< Every input over, the flow table
-					 * closed (under lock).
-					 */
 	uint64_t steps;			/**< Moves of the clock (under lock). */
 	uint64_t fire_steps;		/**< Moves to a timer's tick. */
 	uint32_t adapter_service_id;	/**< The adapter's expiry service. */
