@@ -12,6 +12,10 @@ cd "$(dirname "$0")/.."
 shared=${TP_SHARED_DIR:-$(cd .. && pwd)/shared}
 BUILD_DIR=${BUILD_DIR:-build}
 PKGS="dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config libpcap-dev gcc python3 coreutils procps"
+# dpdk-timer_pipeline links DPDK's static libraries (meson_options.txt,
+# pipeline_dpdk_link): their pkg-config flags name libsystemd (libpcap's,
+# through dbus), whose link-time name only the -dev package gives.
+PKGS="$PKGS libsystemd-dev"
 # tests/pipeline/live_iface.sh and scripts/bench_live.sh: network namespaces
 # and veth pairs (ip), a sender at a fixed rate (tcpreplay --pps).
 PKGS="$PKGS iproute2 tcpreplay"

@@ -397,7 +397,8 @@ main(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	/* Captures, outputs: checked before anything starts. */
-	if (tp_preflight_check_files(eal_argc, eal_argv, &cfg) < 0 ||
+	if (tp_preflight_check_eal(eal_argc, eal_argv) < 0 ||
+	    tp_preflight_check_files(eal_argc, eal_argv, &cfg) < 0 ||
 	    tp_ipfix_opts_check(&cfg) < 0)
 		return TP_EXIT_USAGE;
 	status = EXIT_FAILURE;

@@ -193,6 +193,72 @@ for entry in "${EAL_REFUSED[@]}"; do
 	fi
 done
 
+# A plugin: the default build has every DPDK driver built in (DPDK's
+# static libraries, meson's pipeline_dpdk_link) and refuses -d before EAL
+# starts, in each form EAL takes (and from the [eal] section of --config),
+# with one line naming it; EAL's other options pass. A shared build
+# (-Dpipeline_dpdk_link=shared) hands -d to EAL.
+if ldd "$TP_BIN" | grep -q 'librte_eal'; then
+	tp_linked=shared
+else
+	tp_linked=static
+fi
+printf '[eal]\nargs = -l 0-1 -S 1 -d %s/no_plugin.so\n' "$WORK" \
+	>"$CFG/plugin.ini"
+PLUGIN=(
+	"plain|-d|-d $WORK/no_plugin.so"
+	"attached|-d$WORK|-d$WORK/no_plugin.so"
+	"clustered|-vd|-vd $WORK/no_plugin.so"
+	"long|--driver-path|--driver-path=$WORK/no_plugin.so"
+	"long_prefix|--driver|--driver $WORK/no_plugin.so"
+	"config_file|-d|--config $CFG/plugin.ini"
+)
+for entry in "${PLUGIN[@]}"; do
+	IFS='|' read -r name named rest <<<"$entry"
+	read -r -a args <<<"$rest"
+	log=$WORK/plugin_$name.log
+	if [ "$name" = config_file ]; then
+		timeout -k 2 20 "$TP_BIN" -- "${args[@]}" >"$log" 2>&1
+	else
+		timeout -k 2 20 "$TP_BIN" -l 0-1 "${args[@]}" --no-huge -m 256 \
+			--no-pci --file-prefix "${TP_PREFIX}_plugin" \
+			--vdev=event_sw0 --vdev=net_null0 -- >"$log" 2>&1
+	fi
+	rc=$?
+	if [ $tp_linked = shared ]; then
+		if grep -q '^EAL:' "$log" && ! grep -q 'built in' "$log"; then
+			tp_pass "plugin_$name.shared_build_hands_it_to_eal"
+		else
+			tp_fail "plugin_$name.shared_build_hands_it_to_eal" \
+				"EAL did not get it" "$log"
+		fi
+	elif [ $rc -ne 2 ]; then
+		tp_fail "plugin_$name.refused" "exit status $rc, want 2" "$log"
+	elif [ "$(wc -l <"$log")" -ne 1 ] ||
+	     ! grep -qF -- "error: EAL option $named" "$log" ||
+	     ! grep -q 'built in.*see --help' "$log"; then
+		tp_fail "plugin_$name.refused" "want one line naming $named" "$log"
+	elif grep -q '^EAL:' "$log"; then
+		tp_fail "plugin_$name.refused" "EAL started" "$log"
+	else
+		tp_pass "plugin_$name.refused"
+	fi
+done
+# Options with a d in them, and a short option's value that begins with
+# -d, are no plugin: --vdev and --huge-dir, and -m's value (EAL refuses
+# "-d1" as a size; the point is that it gets there). Exit 2 from EAL, with
+# EAL's messages and no refusal of ours.
+log=$WORK/plugin_none.log
+timeout -k 2 30 "$TP_BIN" -l 0-1 -S 1 --in-memory --no-huge --no-pci \
+	--huge-dir /dev/null -m -d1 --vdev=event_sw0 --vdev=net_null0 \
+	-- --probe-ports >"$log" 2>&1
+if [ $tp_linked = static ] &&
+   { grep -q 'built in' "$log" || ! grep -q '^EAL:' "$log"; }; then
+	tp_fail plugin_none.not_refused "a plain EAL command was refused" "$log"
+else
+	tp_pass plugin_none.not_refused
+fi
+
 # --help: every option, each with its default, without EAL.
 OPTIONS=(portmask rx-queues rxd txd burst mbufs fwd-mode mac-updating
 	 packet-path malformed rx-lcores worker-lcores idle-sleep-us eventq-sched events

@@ -3,9 +3,10 @@
  */
 
 /*
- * Checks before EAL starts (main thread, no lock): the files and
- * interfaces named in the --vdev arguments and the outputs named by the
- * options, one message naming the file and the problem; and the rewrite
+ * Checks before EAL starts (main thread, no lock): a plugin (-d) that a
+ * program with DPDK built in cannot load; the files and interfaces named
+ * in the --vdev arguments and the outputs named by the options, one
+ * message naming the file and the problem; and the rewrite
  * of argv that points net_pcap at the filtered copy of a capture with
  * oversize records. Once EAL has started, the end of the captures'
  * checks that ran beside it (tp_capture_settle()), and a net_pcap probed
@@ -45,6 +46,11 @@ tp_file_error(const char *fmt, ...)
 	tp_config_error_vprintf("", fmt, ap);
 	va_end(ap);
 }
+
+/* meson's pipeline_dpdk_link=static (the default) defines it to 1. */
+#ifndef TP_DPDK_STATIC
+#define TP_DPDK_STATIC 0
+#endif
 
 #define TP_MAX_CAPTURES 64
 
@@ -314,6 +320,65 @@ tp_feed_argv(int argc, char **argv)
 		if (tp_nb_pcap_devargs < RTE_DIM(tp_pcap_devargs))
 			tp_pcap_devargs[tp_nb_pcap_devargs++] =
 				argv[i] + strlen(prefix);
+	}
+	return 0;
+}
+
+/*
+ * Whether EAL argument a asks for a plugin: -d, -dPATH, or d inside a
+ * cluster of EAL's short options that take no value (-vd); from DPDK
+ * 26.07 also --driver-path, or a prefix of it that getopt_long would take
+ * (--dr at least: no other EAL option starts so). *skip is set when the
+ * next argument is a short option's value (-l 0-1). The value of a long
+ * option given as the next argument cannot be told from an option here:
+ * one that begins with -d is taken for one.
+ */
+static bool
+tp_preflight_is_plugin_arg(const char *a, bool *skip)
+{
+	static const char long_opt[] = "--driver-path";
+	size_t n;
+
+	*skip = false;
+	if (a[0] != '-' || a[1] == '\0')
+		return false;
+	if (a[1] == '-') {
+		n = strcspn(a, "=");
+		return n >= 4 && n < sizeof(long_opt) &&
+			strncmp(a, long_opt, n) == 0;
+	}
+	for (a++; *a != '\0'; a++) {
+		if (*a == 'd')
+			return true;
+		if (strchr("hvAR", *a) == NULL) {
+			/* An option with a value: the rest, or the next. */
+			*skip = a[1] == '\0';
+			return false;
+		}
+	}
+	return false;
+}
+
+int
+tp_preflight_check_eal(int argc, char **argv)
+{
+	bool skip;
+	int i;
+
+	if (!TP_DPDK_STATIC)
+		return 0;
+	for (i = 1; i < argc; i++) {
+		if (!tp_preflight_is_plugin_arg(argv[i], &skip)) {
+			i += skip;
+			continue;
+		}
+		tp_config_error("EAL option %s: this dpdk-timer_pipeline has "
+				"every DPDK driver built in (DPDK's static "
+				"libraries), and a plugin would bring a DPDK "
+				"of its own; leave -d out, or build with meson "
+				"-Dpipeline_dpdk_link=shared to load plugins",
+				argv[i]);
+		return -1;
 	}
 	return 0;
 }

@@ -5,8 +5,8 @@
 #ifndef _TP_PREFLIGHT_H_
 #define _TP_PREFLIGHT_H_
 
-/* Checks before EAL starts: inputs, outputs, interfaces; their end once it
- * has (tp_preflight.c).
+/* Checks before EAL starts: EAL arguments the build cannot honour, inputs,
+ * outputs, interfaces; their end once it has (tp_preflight.c).
  */
 
 struct tp_config;
@@ -31,6 +31,19 @@ struct tp_config;
  */
 int tp_preflight_check_files(int argc, char **argv,
 			     const struct tp_config *cfg);
+
+/**
+ * Check the EAL arguments this build cannot honour, before EAL starts. A
+ * program linked with DPDK's static libraries (meson's
+ * pipeline_dpdk_link, the default) has every DPDK driver built in; a
+ * plugin given with -d (--driver-path from DPDK 26.07) would load a
+ * shared DPDK of its own beside it, whose drivers the program never
+ * sees. One message naming -d and the shared build.
+ *
+ * @param argc, argv  The EAL arguments (argv[0] is the program).
+ * @return 0, or -1 when the pipeline must not start (exit status 2).
+ */
+int tp_preflight_check_eal(int argc, char **argv);
 
 /**
  * Once EAL has started: finish the captures' checks that ran beside its
