@@ -19,7 +19,13 @@
 #            on tmpfs (/dev/shm), and separately IPFIX to a local UDP
 #            socket that nobody reads (export cost without a collector on
 #            the 2 CPUs); new flows/s (median per-second rate of the -T 1
-#            screens) and the lateness p99 bucket, exactly once.
+#            screens) and the lateness p99 bucket, exactly once. First,
+#            after 15 s idle, the cost of fresh tmpfs pages: 2 GB
+#            written twice (tools/bench_scale_report.py tmpfs); with each
+#            flow log's bytes per record, the report gives what fresh
+#            pages add to a record (on a VM that gives freed memory back
+#            to its host, a page the VM has not used lately costs the
+#            host's fault too).
 #
 # Captures are written first (once, cached in $BENCH_CAPTURES, default
 # BUILD_DIR/bench-captures; 10M flows take ~5 min and ~150 MB), before any
@@ -182,6 +188,13 @@ trap cleanup EXIT
 
 t_start=$(date +%s)
 LOAD0=$(cat /proc/loadavg)
+if [ "$CHURN" = 1 ]; then
+	# What a fresh tmpfs page costs here (the flow log's, below): after
+	# 15 s idle the memory freed so far is back with the VM's host.
+	echo "== tmpfs write cost (after 15 s idle)"
+	sleep 15
+	"$PY" "$REPORT" tmpfs /dev/shm "$LOGS/tmpfs.json"
+fi
 for r in $(seq 1 "$REPS"); do
 	if [ "$MEMORY" = 1 ]; then
 		for s in $SIZES; do
@@ -217,6 +230,9 @@ for r in $(seq 1 "$REPS"); do
 				--flows 262144 --timer-adapter direct \
 				--tmo-udp 10ms --tmo-tcp-syn 10ms \
 				--timer-tick 1ms -T 1 --stop-when-done "${out[@]}"
+			[ $sink = flowlog ] && stat -c %s \
+				/dev/shm/bench_scale_$$.flows \
+				>"$LOGS/churn_${c}_$sink$v.$r.logbytes" 2>/dev/null
 			if [ -n "$SINKPID" ]; then
 				kill "$SINKPID" 2>/dev/null || true
 				wait "$SINKPID" 2>/dev/null || true
