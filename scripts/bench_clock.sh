@@ -35,7 +35,11 @@
 # is from start to exit, start-up and the last record included; a run is
 # stopped after 1800 s (quick: 300 s; the pipeline by one SIGINT) and
 # its exit status shows in the table. A pipeline rebuilt during the run
-# is reported (its sha256 before and after). Per tool
+# is reported (its sha256 before and after). First, after 15 s idle,
+# what a fresh page of $TMPDIR costs (tools/bench_pages.py probe: on a
+# VM that gives freed memory back to its host, far more than a page it
+# used lately); with each tool's output bytes, the report says what
+# fresh pages would add to each. Per tool
 # and case the table gives the median and the spread (min-max) over the
 # repetitions, and the ratio pipeline / fastest other (the one of softflowd
 # and nfpcapd with the lower median; per repetition, the pipeline's time
@@ -216,6 +220,17 @@ keep() {
 	fi
 }
 
+# out_bytes CASE REP TOOL PATH: the bytes a run wrote (a file, or the
+# files of a folder: nfcapd's for softflowd), into $BYTES.
+BYTES=$WORK/bytes.tsv
+: >"$BYTES"
+out_bytes() {
+	local n
+	n=$(du -sb "$4" 2>/dev/null | cut -f1)
+	[ -n "$n" ] && printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$n" >>"$BYTES"
+	return 0
+}
+
 # run_tp CASE REP: the pipeline, run_capture.sh's way.
 run_tp() {
 	local c=$1 r=$2 cap tpf t0 t1 st=0 prefix n
@@ -235,6 +250,7 @@ run_tp() {
 		>"$WORK/$c.tp.$r.log" 2>&1 || st=$?
 	t1=$(now_ms)
 	rm -rf "/var/run/dpdk/$prefix"
+	out_bytes "$c" "$r" "pipeline --clock capture" "$WORK/tp.json"
 	n=$(wc -l <"$WORK/tp.json" 2>/dev/null || echo 0)
 	printf '%s\t%s\tpipeline --clock capture\t%s\t%s\t%s\n' \
 		"$c" "$r" $((t1 - t0)) "$st" "$n" >>"$TIMES"
@@ -269,6 +285,7 @@ print(s.getsockname()[1])")
 	kill -TERM "$NFPID"
 	wait "$NFPID" 2>/dev/null || true
 	NFPID=""
+	out_bytes "$c" "$r" "softflowd -r" "$WORK/nf"
 	readback "$c" "$r" sf softflowd "$WORK/nf" $((t1 - t0)) "$st"
 }
 
@@ -295,6 +312,7 @@ run_np() {
 	timeout -k 30 "$LIMIT" nfpcapd -r "$cap" -w "$WORK/np" "${NP_TMO[@]}" \
 		-B $((fl + 1024)) -t 3600 >"$WORK/$c.np.$r.log" 2>&1 || st=$?
 	t1=$(now_ms)
+	out_bytes "$c" "$r" "nfpcapd -r" "$WORK/np"
 	readback "$c" "$r" np nfpcapd "$WORK/np" $((t1 - t0)) "$st"
 }
 
@@ -303,6 +321,12 @@ cat "$CAP_long" "$CAP_synscan" >/dev/null
 # The pipeline's build, to tell whether it was rebuilt during the run.
 tp_sum() { sha256sum "$TP" | cut -d' ' -f1; }
 TP_SUM=$(tp_sum)
+# What a fresh page costs here (each run's output takes them, a few
+# hundred MB): after 15 s idle the memory freed so far is back with the
+# VM's host (tools/bench_pages.py).
+echo "== fresh pages in $WORK (after 15 s idle)"
+sleep 15
+"$PY" tools/bench_pages.py probe "$WORK" "$WORK/pages.json"
 TOOLS=(tp sf np)
 for r in $(seq 1 "$REPS"); do
 	for c in long synscan; do
@@ -342,6 +366,7 @@ mem_of() {
 	"long.pipeline_flows=$TPF_long" "long.pipeline_memory=$(mem_of long)" \
 	"synscan.capture=$CAP_synscan" "synscan.pipeline_flows=$TPF_synscan" \
 	"synscan.pipeline_memory=$(mem_of synscan)" \
+	"fresh_pages=$WORK/pages.json" "output_bytes=$BYTES" \
 	"quick=$QUICK" "reps=$REPS" "pipeline_sha256=$TP_SUM" \
 	"pipeline_rebuilt_during_run=$TP_CHANGED"
 bench_stamp "$OUT/clock.json"

@@ -21,7 +21,7 @@
 #            the 2 CPUs); new flows/s (median per-second rate of the -T 1
 #            screens) and the lateness p99 bucket, exactly once. First,
 #            after 15 s idle, the cost of fresh tmpfs pages: 2 GB
-#            written twice (tools/bench_scale_report.py tmpfs); with each
+#            written twice (tools/bench_pages.py probe); with each
 #            flow log's bytes per record, the report gives what fresh
 #            pages add to a record (on a VM that gives freed memory back
 #            to its host, a page the VM has not used lately costs the
@@ -191,9 +191,9 @@ LOAD0=$(cat /proc/loadavg)
 if [ "$CHURN" = 1 ]; then
 	# What a fresh tmpfs page costs here (the flow log's, below): after
 	# 15 s idle the memory freed so far is back with the VM's host.
-	echo "== tmpfs write cost (after 15 s idle)"
+	echo "== fresh tmpfs pages (after 15 s idle)"
 	sleep 15
-	"$PY" "$REPORT" tmpfs /dev/shm "$LOGS/tmpfs.json"
+	"$PY" tools/bench_pages.py probe /dev/shm "$LOGS/pages.json"
 fi
 for r in $(seq 1 "$REPS"); do
 	if [ "$MEMORY" = 1 ]; then

@@ -39,6 +39,10 @@ when it is below 1, each only when the pipeline's records are exactly the
 model's (times included) and every run exited 0. CASE=SCORE.json gives a
 case's score (the score step's OUT.json); CASE.KEY=VALUE and KEY=VALUE add
 fields to a case and to the document (numbers when they parse as such).
+fresh_pages=PAGES.json adds tools/bench_pages.py's probe, and
+output_bytes=BYTES.tsv (case, repetition, tool, bytes of the files the
+run wrote) each tool's median output and what fresh pages add to
+writing it (ms).
 OUT.json keeps the earlier layout for the "long" case at the top level
 (flows, model_records, tools with time_ms = the median,
 time_ratio_sf_over_tp) and has every case under "cases".
@@ -50,6 +54,9 @@ import json
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_pages  # noqa: E402
 
 TP = "pipeline --clock capture"
 SF = "softflowd -r"
@@ -354,9 +361,22 @@ def cmd_summary(argv):
                 runs[c].append((int(r), tool, int(ms), int(st), int(n)))
     out_path = argv[1]
     scores, extra, top = {}, collections.defaultdict(dict), {}
+    pages, nbytes = None, collections.defaultdict(list)
     for a in argv[2:]:
         k, _, v = a.partition("=")
-        if "." in k:
+        if k == "fresh_pages":
+            try:
+                with open(v) as f:
+                    pages = json.load(f)
+            except (OSError, ValueError):
+                pages = None
+        elif k == "output_bytes":
+            with open(v) as f:
+                for line in f:
+                    if line.strip():
+                        c, _, tool, n = line.rstrip("\n").split("\t")
+                        nbytes[(c, tool)].append(int(n))
+        elif "." in k:
             c, _, f = k.partition(".")
             extra[c][f] = value(v)
         elif k in runs:
@@ -368,6 +388,11 @@ def cmd_summary(argv):
     for c in runs:
         doc = case_summary(c, scores.get(c, {"tools": {}}), runs[c])
         doc.update(extra.get(c, {}))
+        for t, d in doc["tools"].items():
+            if nbytes.get((c, t)):
+                d["output_bytes"] = statistics.median(nbytes[(c, t)])
+                d["fresh_pages_extra_ms"] = bench_pages.extra_ms(
+                    pages, d["output_bytes"])
         cases[c] = doc
     out = {}
     if "long" in cases:     # the earlier layout, for readers of clock.json
@@ -378,6 +403,8 @@ def cmd_summary(argv):
         if sf is not None and tp is not None:
             out["time_ratio_sf_over_tp"] = sf / max(tp, 1)
     out.update(top)
+    if pages is not None:
+        out["fresh_pages"] = pages
     out["cases"] = cases
     print()
     print("%-8s %-24s %9s %15s %9s %8s %10s" % (
@@ -417,6 +444,18 @@ def cmd_summary(argv):
                      if tg else ""))
     print("(%s's records are one-way: a conversation's two directions are "
           "two records)" % NP)
+    if pages is not None:
+        print(bench_pages.line(pages))
+        for c, doc in cases.items():
+            for t in TOOLS:
+                d = doc["tools"][t]
+                if d.get("output_bytes") is None:
+                    continue
+                x = d.get("fresh_pages_extra_ms")
+                print("  %-8s %-24s writes %6.0f MB%s" % (
+                    c, t, d["output_bytes"] / 2**20,
+                    "" if x is None else
+                    ": up to %.0f ms more on fresh pages" % max(x, 0)))
     with open(out_path, "w") as f:
         json.dump(out, f, indent=1)
         f.write("\n")

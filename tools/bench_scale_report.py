@@ -10,13 +10,6 @@
       samples could miss, and DPDK never gives 2-MB pages back during a
       run, so their peak is their last value), the peak of each, and the
       last VmHWM seen.
-  bench_scale_report.py tmpfs DIR OUT.json
-      Write 2 GB into a file in DIR (64-KB writes, as the flow log's
-      buffer goes out), delete it, and write it again at once: OUT gets
-      the ms per GB of each 256 MB of both passes, "fresh" (the median
-      of the first pass's second GB) and "reused" (of the second pass).
-      bench_scale.sh runs it after 15 s idle, so that the first pass
-      takes pages the VM gave back to its host.
   bench_scale_report.py report LOGS OUT.json
       Read LOGS/mem_<size>.<rep>.{log,json,mem.json} and
       LOGS/churn_<capture>_<sink>.<rep>.{log,json,steal}; write OUT.json
@@ -33,12 +26,13 @@ Host steal: the time the host took from the VM's CPUs during the run
 each run: every expiry due while both vCPUs are descheduled comes late
 by as much, whatever the pipeline does.
 
-Fresh pages: a flow log on tmpfs takes a new page every 4 KB it writes.
-On a VM that gives freed memory back to its host (free page reporting),
-such a page costs the host's fault as well; "tmpfs" in OUT.json gives
-both passes, and each flow-log case its bytes per record (the log's size
-over the records written, LOGS/churn_*.<rep>.logbytes), so that the
-report can put the difference in ns per record.
+Fresh pages: a flow log on tmpfs takes a page every 4 KB it writes, and
+on a VM that gives freed memory back to its host a page it has not used
+lately costs the host's fault too (tools/bench_pages.py, whose probe
+bench_scale.sh runs into LOGS/pages.json). OUT.json's "fresh_pages" is
+the probe, and each flow-log case has its bytes per record (the log's
+size over the records written, LOGS/churn_*.<rep>.logbytes): the report
+puts what fresh pages add in ns per record.
 
 Stage cycles (bench_scale.sh --stages): the churn runs of the
 -Dstage_cycles=true build (churn_<capture>_<sink>_stages) carry the
@@ -58,6 +52,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import bench_pages  # noqa: E402
 import bench_pipeline_report as bpr  # noqa: E402
 import soak_sample  # noqa: E402
 import tplib  # noqa: E402
@@ -414,76 +409,18 @@ def fmt(s, scale=1.0, digits=0):
         s["median"] * scale, s["min"] * scale, s["max"] * scale)
 
 
-TMPFS_PROBE_MB = 2048
-TMPFS_CHUNK_MB = 256
-
-
-def tmpfs_pass(path, block):
-    """ms per GB of each TMPFS_CHUNK_MB written into a new file at path."""
-    out = []
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        for _ in range(TMPFS_PROBE_MB // TMPFS_CHUNK_MB):
-            t = time.perf_counter()
-            for _ in range(TMPFS_CHUNK_MB * 1024 // 64):
-                os.write(fd, block)
-            out.append(round((time.perf_counter() - t) * 1e3 * 1024 /
-                             TMPFS_CHUNK_MB, 1))
-    finally:
-        os.close(fd)
-        os.unlink(path)
-    return out
-
-
-def cmd_tmpfs(argv):
-    """Two passes of TMPFS_PROBE_MB written into a file in DIR."""
-    path = os.path.join(argv[0], "bench_scale_probe.%d" % os.getpid())
-    block = b"x" * 65536
-    out = {"mb": TMPFS_PROBE_MB, "chunk_mb": TMPFS_CHUNK_MB}
-    try:
-        out["first_ms_per_gb"] = tmpfs_pass(path, block)
-        out["again_ms_per_gb"] = tmpfs_pass(path, block)
-        # The first pass's second half: past the memory the VM still
-        # holds from recent work (about 1 GB here), the pages are fresh.
-        half = out["first_ms_per_gb"][len(out["first_ms_per_gb"]) // 2:]
-        out["fresh_ms_per_gb"] = statistics.median(half)
-        out["reused_ms_per_gb"] = statistics.median(
-            out["again_ms_per_gb"])
-    except OSError as e:
-        out["error"] = str(e)
-    with open(argv[1], "w") as f:
-        json.dump(out, f)
-    return 0
-
-
-def tmpfs_extra_ns(tmpfs, bytes_per_record):
-    """What fresh pages add to a record of that many bytes, in ns."""
-    if not tmpfs or tmpfs.get("fresh_ms_per_gb") is None or \
-            not bytes_per_record:
-        return None
-    d = tmpfs["fresh_ms_per_gb"] - tmpfs["reused_ms_per_gb"]
-    return d * 1e6 / 2**30 * bytes_per_record
-
-
-def tmpfs_lines(doc):
-    t = doc.get("tmpfs")
+def pages_lines(doc):
+    """The fresh-page probe, and what it adds to each flow log's record."""
+    t = doc.get("fresh_pages")
     if not t:
         return []
-    if t.get("error"):
-        return ["tmpfs writes: probe failed (%s)" % t["error"]]
-    lines = ["tmpfs writes (the flow log's pages), %d MB in 64-KB writes, "
-             "ms/GB per %d MB: after 15 s idle %s; again at once %s: "
-             "fresh %.0f, reused %.0f" %
-             (t["mb"], t["chunk_mb"],
-              " ".join("%.0f" % x for x in t["first_ms_per_gb"]),
-              " ".join("%.0f" % x for x in t["again_ms_per_gb"]),
-              t["fresh_ms_per_gb"], t["reused_ms_per_gb"])]
+    lines = [bench_pages.line(t)]
     for name, c in doc["churn"].items():
         b = c.get("log_bytes_per_record", {}).get("median")
-        x = tmpfs_extra_ns(t, b)
+        x = bench_pages.extra_ms(t, b)
         if x is not None:
-            lines.append("  %-22s %.0f B/record: %.0f ns/record more on "
-                         "fresh pages" % (name, b, x))
+            lines.append("  %-22s %.0f B/record: up to %.0f ns/record "
+                         "more on fresh pages" % (name, b, max(x, 0) * 1e6))
     return lines
 
 
@@ -511,7 +448,7 @@ def table(doc):
                       fmt(c["lateness_p99_le_us"]),
                       fmt(c.get("host_steal_ms")),
                       "yes" if c["exactly_once_all"] else "NO"))
-    lines += tmpfs_lines(doc)
+    lines += pages_lines(doc)
     lines += stage_table(doc.get("stages", {}))
     lines.append("targets: " + ", ".join(
         "%s %s" % (k, "met" if v["met"] else "MISSED")
@@ -525,8 +462,8 @@ def cmd_report(argv):
     doc = {"memory": mem, "churn": ch, "targets": targets(mem, ch),
            "notes": os.environ.get("BENCH_NOTES", "")}
     try:
-        with open(os.path.join(logs, "tmpfs.json")) as f:
-            doc["tmpfs"] = json.load(f)
+        with open(os.path.join(logs, "pages.json")) as f:
+            doc["fresh_pages"] = json.load(f)
     except (OSError, ValueError):
         pass
     st = stages(logs, ch)
@@ -539,8 +476,7 @@ def cmd_report(argv):
 
 
 def main(argv):
-    cmds = {"sample": (cmd_sample, 2), "report": (cmd_report, 2),
-            "tmpfs": (cmd_tmpfs, 2)}
+    cmds = {"sample": (cmd_sample, 2), "report": (cmd_report, 2)}
     if len(argv) < 1 or argv[0] not in cmds or \
             len(argv) - 1 != cmds[argv[0]][1]:
         sys.exit(__doc__)

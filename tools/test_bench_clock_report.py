@@ -25,6 +25,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import bench_clock_report as rep  # noqa: E402
+import bench_pages  # noqa: E402
 import tplib  # noqa: E402
 
 GEN = os.path.join(HERE, "gen_pcap.py")
@@ -346,6 +347,58 @@ class TestSummary(TempDir):
         t = doc["cases"]["synscan"]["target"]
         self.assertEqual((t["every_run_exit_0"], t["met"]), (False, False))
         self.assertIn("exit [124]", text)
+
+    def test_output_bytes_and_fresh_pages(self):
+        times = [("synscan", r, t, 500, 0, 10) for r in (1, 2, 3)
+                 for t in (rep.TP, rep.SF, rep.NP)]
+        # The pipeline wrote 1, 3 and 2 GB, nfpcapd 0.25 GB each time.
+        nb = self.write("bytes.tsv", "".join(
+            "synscan\t%d\t%s\t%d\n" % (r, t, n) for r, t, n in (
+                (1, rep.TP, 2**30), (2, rep.TP, 3 * 2**30),
+                (3, rep.TP, 2 * 2**30), (1, rep.NP, 2**28),
+                (2, rep.NP, 2**28), (3, rep.NP, 2**28))))
+        # Fresh pages: the first pass's second half 3000 ms/GB; reused
+        # 500.
+        first = [400.0, 450.0, 2900.0, 3100.0]
+        again = [500.0, 480.0, 520.0, 500.0]
+        pages = self.write("pages.json", json.dumps(dict(
+            bench_pages.summarise(first, again), dir="/tmp")))
+        doc, text = self.run_summary(
+            times, "synscan=" + self.score_doc("s.json"),
+            "fresh_pages=" + pages, "output_bytes=" + nb)
+        self.assertEqual(doc["fresh_pages"]["fresh_ms_per_gb"], 3000.0)
+        self.assertEqual(doc["fresh_pages"]["reused_ms_per_gb"], 500.0)
+        tools = doc["cases"]["synscan"]["tools"]
+        self.assertEqual(tools[rep.TP]["output_bytes"], 2 * 2**30)
+        self.assertEqual(tools[rep.TP]["fresh_pages_extra_ms"], 5000.0)
+        self.assertEqual(tools[rep.NP]["fresh_pages_extra_ms"], 625.0)
+        self.assertNotIn("output_bytes", tools[rep.SF])   # none recorded
+        self.assertEqual(doc["fresh_pages"]["warm_mb"], 512)
+        self.assertIn("fresh 3000 past 512 MB warm, reused 500", text)
+        self.assertIn("writes   2048 MB: up to 5000 ms more on fresh pages",
+                      text)
+        # No chunk twice as slow as the reused ones: no fresh page seen,
+        # no estimate.
+        warm = self.write("warm.json", json.dumps(dict(
+            bench_pages.summarise([400.0, 450.0, 900.0, 980.0], again),
+            dir="/tmp")))
+        doc, text = self.run_summary(
+            times, "synscan=" + self.score_doc("s.json"),
+            "fresh_pages=" + warm, "output_bytes=" + nb)
+        self.assertEqual(doc["fresh_pages"]["warm_mb"], 1024)
+        self.assertIsNone(
+            doc["cases"]["synscan"]["tools"][rep.TP]["fresh_pages_extra_ms"])
+        self.assertIn("no fresh page in 2048 MB", text)
+        # Without the probe: the bytes, no estimate; a failed probe says
+        # so.
+        bad = self.write("bad.json", json.dumps({"error": "ENOSPC",
+                                                 "dir": "/tmp"}))
+        doc, text = self.run_summary(
+            times, "synscan=" + self.score_doc("s.json"),
+            "fresh_pages=" + bad, "output_bytes=" + nb)
+        self.assertIsNone(
+            doc["cases"]["synscan"]["tools"][rep.TP]["fresh_pages_extra_ms"])
+        self.assertIn("probe failed (ENOSPC)", text)
 
 
 def main():
