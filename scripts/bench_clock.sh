@@ -226,7 +226,7 @@ BYTES=$WORK/bytes.tsv
 : >"$BYTES"
 out_bytes() {
 	local n
-	n=$(du -sb "$4" 2>/dev/null | cut -f1)
+	n=$(du -sb "$4" 2>/dev/null | cut -f1) || n=""
 	[ -n "$n" ] && printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$n" >>"$BYTES"
 	return 0
 }

@@ -230,9 +230,11 @@ for r in $(seq 1 "$REPS"); do
 				--flows 262144 --timer-adapter direct \
 				--tmo-udp 10ms --tmo-tcp-syn 10ms \
 				--timer-tick 1ms -T 1 --stop-when-done "${out[@]}"
-			[ $sink = flowlog ] && stat -c %s \
-				/dev/shm/bench_scale_$$.flows \
-				>"$LOGS/churn_${c}_$sink$v.$r.logbytes" 2>/dev/null
+			if [ $sink = flowlog ]; then
+				stat -c %s /dev/shm/bench_scale_$$.flows \
+					>"$LOGS/churn_${c}_$sink$v.$r.logbytes" \
+					2>/dev/null || true
+			fi
 			if [ -n "$SINKPID" ]; then
 				kill "$SINKPID" 2>/dev/null || true
 				wait "$SINKPID" 2>/dev/null || true

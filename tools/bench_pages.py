@@ -8,9 +8,11 @@ tmpfs, nfcapd files and a flow log on ext4), and each 4 KB they write
 takes a page of memory. On a VM that gives the memory it leaves free
 back to its host (free page reporting), a page the VM has not used
 lately costs the host's fault as well, and that cost is the machine's,
-not the program's: on the development VMs it went from nothing to 11 us
-a page from one day to the next. So the benchmarks measure it beside
-their runs and say what it adds to each program's output.
+not the program's: on the development VMs about 6 us a page on
+2026-12-05 and 10 to 11 on a new one on 2026-12-06 (docs/bench.rst), and
+how much memory is still warm moves from run to run. So the benchmarks
+measure it beside their runs and say what it adds to each program's
+output.
 
   bench_pages.py probe DIR OUT.json
       Write 2 GB into a file in DIR in 64-KB writes (as the flow log's
