@@ -322,10 +322,8 @@ cat "$CAP_long" "$CAP_synscan" >/dev/null
 tp_sum() { sha256sum "$TP" | cut -d' ' -f1; }
 TP_SUM=$(tp_sum)
 # What a fresh page costs here (each run's output takes them, a few
-# hundred MB): after 15 s idle the memory freed so far is back with the
-# VM's host (tools/bench_pages.py).
-echo "== fresh pages in $WORK (after 15 s idle)"
-sleep 15
+# hundred MB; tools/bench_pages.py waits for the VM's host first).
+echo "== fresh pages in $WORK"
 "$PY" tools/bench_pages.py probe "$WORK" "$WORK/pages.json"
 TOOLS=(tp sf np)
 for r in $(seq 1 "$REPS"); do

@@ -15,16 +15,16 @@ measure it beside their runs and say what it adds to each program's
 output.
 
   bench_pages.py probe DIR OUT.json
-      Write 2 GB into a file in DIR in 64-KB writes (as the flow log's
+      Wait IDLE_S (15 s) idle, so that the memory freed so far goes back
+      to the host; then write 2 GB into a file in DIR in 64-KB writes (as the flow log's
       buffer goes out), delete it, and write it again at once. OUT gets
       the ms per GB of each 256 MB of both passes; "reused_ms_per_gb",
       the median of the second pass; "fresh_ms_per_gb", the median of
       the first pass's chunks that took more than twice that (null when
       none did), and "warm_mb", what the first pass wrote before the
       first such chunk: the memory the VM still held from recent work
-      (1 to 2 GB here). Run it after some 15 s idle, so that the first
-      pass goes past that memory into pages the VM gave back to its
-      host.
+      (1 to 2 GB here): past it, the first pass takes pages the VM
+      gave back to its host.
 
 Imported: extra_ms(probe, nbytes) is the most that fresh pages add to
 writing nbytes (all of them fresh), line(probe) the probe in one line.
@@ -36,6 +36,7 @@ import statistics
 import sys
 import time
 
+IDLE_S = 15
 PROBE_MB = 2048
 CHUNK_MB = 256
 BLOCK = 65536
@@ -63,7 +64,7 @@ def summarise(first, again):
     """The probe's document from its two passes (ms per GB per chunk)."""
     reused = statistics.median(again)
     slow = [i for i, x in enumerate(first) if x > 2 * reused]
-    return {"mb": PROBE_MB, "chunk_mb": CHUNK_MB,
+    return {"idle_s": IDLE_S, "mb": PROBE_MB, "chunk_mb": CHUNK_MB,
             "first_ms_per_gb": first, "again_ms_per_gb": again,
             "fresh_ms_per_gb": statistics.median(first[i] for i in slow)
             if slow else None,
@@ -74,6 +75,7 @@ def summarise(first, again):
 def cmd_probe(argv):
     d = argv[0]
     path = os.path.join(d, "bench_pages_probe.%d" % os.getpid())
+    time.sleep(IDLE_S)
     try:
         first = probe_pass(path)
         doc = summarise(first, probe_pass(path))
@@ -105,8 +107,9 @@ def line(probe):
             probe.get("dir", "?"), probe["error"])
     fresh = probe["fresh_ms_per_gb"]
     return ("fresh pages in %s, %d MB in 64-KB writes, ms/GB per %d MB: "
-            "after 15 s idle %s; again at once %s: %s, reused %.0f"
+            "after %d s idle %s; again at once %s: %s, reused %.0f"
             % (probe.get("dir", "?"), probe["mb"], probe["chunk_mb"],
+               probe.get("idle_s", IDLE_S),
                " ".join("%.0f" % x for x in probe["first_ms_per_gb"]),
                " ".join("%.0f" % x for x in probe["again_ms_per_gb"]),
                "no fresh page in %d MB" % probe["mb"] if fresh is None
