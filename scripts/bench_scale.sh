@@ -29,9 +29,14 @@
 #
 # Captures are written first (once, cached in $BENCH_CAPTURES, default
 # BUILD_DIR/bench-captures; 10M flows take ~5 min and ~150 MB), before any
-# memory is reserved. Memory: --no-huge (DPDK's memory then shows in VmRSS
-# and HugetlbPages stays 0; the figure adds both, so it also holds with
-# BENCH_HUGE=1, which runs --in-memory on 2-MB pages).
+# memory is reserved. Memory runs: --no-huge (DPDK's memory then shows in
+# VmRSS and HugetlbPages stays 0; the figure adds both, so it also holds
+# with BENCH_HUGE=1, which runs --in-memory on 2-MB pages). Churn runs:
+# run_capture.sh's memory (run_memory in run_common.sh: 2-MB hugepages
+# where enough are free, else --no-huge), the way the pipeline is run; on
+# --no-huge every page of DPDK's memory and of the table is first touched
+# in the run's first few hundred ms, and the expiries of that stretch run
+# late (docs/bench.rst, "Large tables and churn").
 #
 # Writes $OUT/scale.json (default bench/) with the run's identity
 # (scripts/bench_common.sh) and prints a table.
@@ -152,7 +157,12 @@ if [ "${BENCH_HUGE:-0}" = 1 ]; then
 else
 	MEM="--no-huge -m $MEM_MB"
 fi
-EAL_COMMON="-l 0-1 -S 1 --no-pci $MEM --vdev=event_sw0 --log-level=lib.eal:warning"
+EAL_COMMON="-l 0-1 -S 1 --no-pci --vdev=event_sw0 --log-level=lib.eal:warning"
+# The churn runs' memory, as run_capture.sh takes it (RUN_MEM).
+. scripts/run_common.sh
+CHURN_FLOWS=262144
+run_memory --flows "$CHURN_FLOWS"
+CHURN_MEM="${RUN_MEM[*]}"
 
 # The time the host took from this VM's CPUs (steal, all CPUs), in ms.
 steal_ms() {
@@ -160,14 +170,15 @@ steal_ms() {
 		/proc/stat
 }
 
-# run_tp LOG CAPTURE SECONDS [APP-OPTIONS...]: one run, sampled; the
-# host's steal during it in LOG.steal (ms).
+# run_tp LOG CAPTURE SECONDS MEMORY [APP-OPTIONS...]: one run with these
+# EAL memory options, sampled; the host's steal during it in LOG.steal
+# (ms).
 run_tp() {
-	local log=$1 cap=$2 secs=$3 tpid spid s0
-	shift 3
+	local log=$1 cap=$2 secs=$3 mem=$4 tpid spid s0
+	shift 4
 	s0=$(steal_ms)
 	# shellcheck disable=SC2086
-	timeout --foreground -k 30 -s INT "$secs" "$TP" $EAL_COMMON \
+	timeout --foreground -k 30 -s INT "$secs" "$TP" $EAL_COMMON $mem \
 		--file-prefix "bench_scale_$$" \
 		--vdev="net_pcap0,rx_pcap=$cap" -- --fwd-mode drop \
 		--summary-json "$log.json" "$@" >"$log.log" 2>&1 &
@@ -200,7 +211,7 @@ for r in $(seq 1 "$REPS"); do
 			n=$(flows_of "$s")
 			echo "== rep $r/$REPS: memory, $s flows"
 			run_tp "$LOGS/mem_$s.$r" "$CAPS/udp$s.pcap" 600 \
-				--flows "$n" --timer-adapter direct \
+				"$MEM" --flows "$n" --timer-adapter direct \
 				--tmo-udp 2s -T 0 --stop-when-done \
 				--flow-log /dev/null
 		done
@@ -225,8 +236,8 @@ for r in $(seq 1 "$REPS"); do
 				out=(--ipfix "127.0.0.1:$(cat "$LOGS/sink.port")")
 			fi
 			run_tp "$LOGS/churn_${c}_$sink$v.$r" \
-				"$CAPS/$c$CHURN_SIZE.pcap" 300 \
-				--flows 262144 --timer-adapter direct \
+				"$CAPS/$c$CHURN_SIZE.pcap" 300 "$CHURN_MEM" \
+				--flows "$CHURN_FLOWS" --timer-adapter direct \
 				--tmo-udp 10ms --tmo-tcp-syn 10ms \
 				--timer-tick 1ms -T 1 --stop-when-done "${out[@]}"
 			if [ $sink = flowlog ]; then
@@ -247,7 +258,7 @@ done
 
 BENCH_NOTES="$(nproc) CPUs shared with other work (load average at the \
 start: $LOAD0; at the end: $(cat /proc/loadavg)): figures are noisy. \
-EAL: $MEM. Wall time $(($(date +%s) - t_start)) s, $REPS repetition(s)." \
+EAL memory: $MEM (memory runs), $CHURN_MEM (churn runs). Wall time $(($(date +%s) - t_start)) s, $REPS repetition(s)." \
 	"$PY" "$REPORT" report "$LOGS" "$OUT/scale.json"
 bench_stamp "$OUT/scale.json"
 echo "bench_scale: wrote $OUT/scale.json"
