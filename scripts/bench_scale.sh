@@ -19,7 +19,10 @@
 #            on tmpfs (/dev/shm), and separately IPFIX to a local UDP
 #            socket that nobody reads (export cost without a collector on
 #            the 2 CPUs); new flows/s (median per-second rate of the -T 1
-#            screens) and the lateness p99 bucket, exactly once. First,
+#            screens) and the lateness p99 bucket, exactly once. Each
+#            after CHURN_GAP_S of idle: run back to back, the host took
+#            10 to 230 ms of the VM's CPUs from a run (steal), and every
+#            expiry due meanwhile comes late by as much. First,
 #            after 15 s idle, the cost of fresh tmpfs pages: 2 GB
 #            written twice (tools/bench_pages.py probe); with each
 #            flow log's bytes per record, the report gives what fresh
@@ -161,6 +164,7 @@ EAL_COMMON="-l 0-1 -S 1 --no-pci --vdev=event_sw0 --log-level=lib.eal:warning"
 # The churn runs' memory, as run_capture.sh takes it (RUN_MEM).
 . scripts/run_common.sh
 CHURN_FLOWS=262144
+CHURN_GAP_S=8
 run_memory --flows "$CHURN_FLOWS"
 CHURN_MEM="${RUN_MEM[*]}"
 
@@ -224,6 +228,7 @@ for r in $(seq 1 "$REPS"); do
 			TP=$TP_PLAIN
 			[ -n "$v" ] && TP=$TP_STAGES
 			echo "== rep $r/$REPS: churn, $c, $sink${v:+ (stage cycles)}"
+			sleep "$CHURN_GAP_S"
 			out=(--flow-log /dev/shm/bench_scale_$$.flows)
 			if [ $sink = ipfix ]; then
 				"$PY" tools/bench_ipfix_report.py sink \
@@ -258,7 +263,8 @@ done
 
 BENCH_NOTES="$(nproc) CPUs shared with other work (load average at the \
 start: $LOAD0; at the end: $(cat /proc/loadavg)): figures are noisy. \
-EAL memory: $MEM (memory runs), $CHURN_MEM (churn runs). Wall time $(($(date +%s) - t_start)) s, $REPS repetition(s)." \
+EAL memory: $MEM (memory runs), $CHURN_MEM (churn runs, each after \
+${CHURN_GAP_S} s idle). Wall time $(($(date +%s) - t_start)) s, $REPS repetition(s)." \
 	"$PY" "$REPORT" report "$LOGS" "$OUT/scale.json"
 bench_stamp "$OUT/scale.json"
 echo "bench_scale: wrote $OUT/scale.json"
