@@ -47,9 +47,9 @@
 #   bash scripts/bench_scale.sh [--dpdk VERSION] [--quick] [--reps N]
 #        [--sizes "1k 1m ..."] [--no-memory] [--no-churn] [--prepare]
 #
-#   full:   3 repetitions; memory 1k 1M 4M 10M, churn 5M (~10 min, plus
+#   full:   3 repetitions; memory 1k 1M 4M 10M, churn 5M (~12 min, plus
 #           ~10 min once for the captures)
-#   quick:  1 repetition; memory 1k 100K, churn 500K (~1 min)
+#   quick:  1 repetition; memory 1k 100K, churn 500K (~1.5 min)
 #   --sizes: the memory runs' flow counts (1k, 100k, 1m, 4m, 10m; 1k is
 #   the baseline, always run).
 #   --prepare: only write the captures.
