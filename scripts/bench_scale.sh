@@ -264,7 +264,8 @@ done
 BENCH_NOTES="$(nproc) CPUs shared with other work (load average at the \
 start: $LOAD0; at the end: $(cat /proc/loadavg)): figures are noisy. \
 EAL memory: $MEM (memory runs), $CHURN_MEM (churn runs, each after \
-${CHURN_GAP_S} s idle). Wall time $(($(date +%s) - t_start)) s, $REPS repetition(s)." \
+${CHURN_GAP_S} s idle). Wall time $(($(date +%s) - t_start)) s, \
+$REPS repetition(s)." \
 	"$PY" "$REPORT" report "$LOGS" "$OUT/scale.json"
 bench_stamp "$OUT/scale.json"
 echo "bench_scale: wrote $OUT/scale.json"

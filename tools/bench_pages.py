@@ -16,8 +16,9 @@ output.
 
   bench_pages.py probe DIR OUT.json
       Wait IDLE_S (15 s) idle, so that the memory freed so far goes back
-      to the host; then write 2 GB into a file in DIR in 64-KB writes (as the flow log's
-      buffer goes out), delete it, and write it again at once. OUT gets
+      to the host; then write 2 GB into a file in DIR in 64-KB writes
+      (as the flow log's buffer goes out), delete it, and write it again
+      at once. OUT gets
       the ms per GB of each 256 MB of both passes; "reused_ms_per_gb",
       the median of the second pass; "fresh_ms_per_gb", the median of
       the first pass's chunks that took more than twice that (null when
