@@ -326,6 +326,36 @@ for path in inline events; do
 	fi
 done
 
+# RX's new flows spread after a late expiry (datapath/tp_rx_hold.h): the
+# layout and slow worker above, 30,000 one-packet flows that end 2 ms
+# after they came. Expiries run late at once; whenever the hold lifts,
+# RX could read thousands of new flows in the tick, more than the share
+# its recent average gives it, and is held for the rest of the tick
+# (rx_spread_polls). Every flow still ends once.
+$GEN -o "$WORK/spread.pcap" --seed 13 --flows 30000 --pkts 1 --mix udp=1 \
+	--flow-interval-ms 0.001 >/dev/null 2>&1
+name=rx_spread_inline
+TP_LCORES="--lcores 0@0,1@1,2@0 -S 1" tp_pcap_run "$WORK/$name.log" \
+	"$WORK/spread.pcap" "$WORK/$name.pcap" \
+	--flow-log "$WORK/$name.json" --fwd-mode drop --flows 32768 \
+	--rx-lcores 0 --worker-lcores 2 --timer-tick 1ms --tmo-udp 2ms \
+	--packet-path inline --fault-worker-delay-us 100
+rc=$?
+read -r spread held created <<<"$(tp_nums "$WORK/$name.log" \
+	rx_spread_polls rx_held_polls flows_created)"
+echo "    $name: rx_spread_polls $spread rx_held_polls $held"
+if ! tp_clean_exit $rc "$WORK/$name.log"; then
+	tp_fail $name "exit status $rc or exactly-once check failed" \
+		"$WORK/$name.log"
+elif ! tp_expect "flows" "$created" eq 30000 ||
+     ! tp_expect "log lines" "$(wc -l <"$WORK/$name.json")" eq 30000 ||
+     ! tp_expect "RX polls held back" "$held" gt 0 ||
+     ! tp_expect "RX polls past the tick's share" "$spread" gt 0; then
+	tp_fail $name "$TP_WHY" "$WORK/$name.log"
+else
+	tp_pass $name
+fi
+
 # RX paced by the record writer (datapath/tp_rx_hold.h): on the inline
 # path (wall clock) with a flow log, the writer service made slow
 # (--fault-writer-delay-us 300 a call: some 50,000 records a second, well
@@ -410,6 +440,13 @@ tp_c_checks flow_slots flow_slots --no-huge -m 256 --no-shconf --no-pci -l 0 \
 # by the RX lcores and capped (tests/pipeline/rx_pace.c, built by
 # tests/meson.build).
 tp_c_checks rx_pace_credit rx_pace
+
+# RX's new flows spread over the ticks after a late expiry
+# (datapath/tp_rx_hold.h): a tick admits the recent average's share, the
+# average follows RX and grows while capped, and the spread ends its
+# ticks after the last late expiry (tests/pipeline/rx_spread.c, built by
+# tests/meson.build).
+tp_c_checks rx_spread_share rx_spread
 
 # The flow log's addresses, written by hand: each IPv6 one as inet_ntop()
 # writes it, each IPv4 one dotted (tests/pipeline/record_line.c, built by

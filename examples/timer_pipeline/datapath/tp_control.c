@@ -119,7 +119,8 @@ tp_control_input_done(struct tp_ctx *ctx, const struct tp_lcore_stats *t,
 		 * come first) did not hear its input fall silent.
 		 */
 		const uint64_t skips = t->rx_yield_polls +
-			t->rx_held_polls + t->rx_paced_polls;
+			t->rx_held_polls + t->rx_paced_polls +
+			t->rx_spread_polls;
 
 		if (skips != ctx->ctl.rx_skips_seen) {
 			ctx->ctl.rx_skips_seen = skips;

@@ -126,6 +126,7 @@ tp_lcore_roles_setup(struct tp_ctx *ctx)
 	if (ctx->inline_path && cfg->clock != TP_CLOCK_CAPTURE) {
 		ctx->rx_hold.late = ctx->tick_cycles + ctx->tick_cycles / 4;
 		ctx->rx_hold.hold = RTE_MAX(ctx->tick_cycles / 4, (uint64_t)1);
+		tp_rx_hold_spread(&ctx->rx_hold, ctx->tick_cycles);
 	}
 	ctx->evd.adapter_port = port;
 	ctx->evd.nb_ports = port + 1;
@@ -303,6 +304,18 @@ tp_lcore_rx_paced(const struct tp_ctx *ctx, struct tp_lcore *lc)
 				lc->stats.flows_created);
 }
 
+/* Whether RX has made its share of new flows this tick (the inline path,
+ * wall clock, for a while after a late expiry).
+ */
+static __rte_always_inline bool
+tp_lcore_rx_spread(const struct tp_ctx *ctx, struct tp_lcore *lc)
+{
+	return unlikely(ctx->rx_hold.tick != 0) &&
+		tp_rx_spread_held(&ctx->rx_hold, &lc->spread,
+				  rte_get_timer_cycles(),
+				  lc->stats.flows_created);
+}
+
 /* The lcore loop, specialised on its roles. 8< */
 static __rte_always_inline int
 tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
@@ -331,7 +344,9 @@ tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
 		 * creating them and their lateness stays bounded (packets
 		 * would otherwise meet no backpressure at all: none crosses
 		 * the event device). Nor while the record writer lags and
-		 * has not taken as many records as RX made new flows.
+		 * has not taken as many records as RX made new flows. Nor,
+		 * for a while after a late expiry, once RX has made its
+		 * share of new flows this tick.
 		 */
 		if (rx_on && wk_busy)
 			lc->stats.rx_yield_polls++;
@@ -339,6 +354,8 @@ tp_lcore_loop(struct tp_ctx *ctx, struct tp_lcore *lc, const uint32_t roles)
 			lc->stats.rx_held_polls++;
 		else if (rx_on && tp_lcore_rx_paced(ctx, lc))
 			lc->stats.rx_paced_polls++;
+		else if (rx_on && tp_lcore_rx_spread(ctx, lc))
+			lc->stats.rx_spread_polls++;
 		else if (rx_on)
 			work += tp_rx_poll(ctx, lc,
 					   (roles & TP_ROLE_WORKER) != 0 ?

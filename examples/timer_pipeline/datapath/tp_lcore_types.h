@@ -68,6 +68,7 @@ struct tp_lcore {
 	uint16_t nb_held;		/**< Events of the last dequeue. */
 	uint32_t stashed;		/**< Replay: packets not yet due. */
 	struct tp_rx_pace pace;		/**< RX paced by the record writer. */
+	struct tp_rx_spread spread;	/**< RX's new flows spread. */
 	/* RX: flows created this burst, their first timers not yet armed
 	 * (tp_flow_arm_later(), tp_flow_arm_pending()).
 	 */

@@ -16,6 +16,8 @@
  * flows' clock (the timer cycles on the wall clock). There too, RX is
  * paced by the record writer (tp_rx_pace_held()): each RX lcore keeps its
  * own pace and reads the ring's count and the writer's count, relaxed.
+ * And for a while after a late expiry, each RX lcore spreads its new
+ * flows over the ticks (tp_rx_spread_held()), on its own counts.
  */
 
 #include <stdbool.h>
@@ -26,6 +28,22 @@
 
 /* Records the record ring may hold before the writer paces RX. */
 #define TP_RX_PACE_BACKLOG 2048
+
+/*
+ * RX's new flows spread over the ticks (tp_rx_spread_held()): a tick may
+ * have at most the larger of the average's TP_RX_SPREAD_NUM /
+ * TP_RX_SPREAD_DEN and the average's fading peak over
+ * TP_RX_SPREAD_FLOOR, plus TP_RX_SPREAD_MIN. The average is over about
+ * TP_RX_SPREAD_AVG ticks, the peak fades over about TP_RX_SPREAD_PEAK,
+ * and the spread lasts TP_RX_SPREAD_TICKS after the last late expiry.
+ */
+#define TP_RX_SPREAD_NUM 5
+#define TP_RX_SPREAD_DEN 4
+#define TP_RX_SPREAD_FLOOR 2
+#define TP_RX_SPREAD_MIN 64
+#define TP_RX_SPREAD_AVG 32
+#define TP_RX_SPREAD_PEAK 1024
+#define TP_RX_SPREAD_TICKS 1024
 
 struct tp_rx_hold {
 	uint64_t late;		/**< Lateness that holds RX (0: never). */
@@ -39,6 +57,9 @@ struct tp_rx_hold {
 	const uint64_t *written;	/**< Records the writer took off it. */
 	unsigned int backlog;		/**< Records it may hold unpaced. */
 	unsigned int nb_rx;		/**< RX lcores sharing the pace. */
+	/* RX's new flows spread (tp_rx_spread_held()); set with 'late'. */
+	uint64_t tick;			/**< A tick (0: never spread). */
+	uint64_t spread;		/**< It lasts past 'until'. */
 };
 
 /*
@@ -50,6 +71,18 @@ struct tp_rx_pace {
 	uint64_t created;	/**< This lcore's new flows at the last look. */
 	int64_t credit;		/**< New flows it may create, times nb_rx. */
 	bool on;		/**< The writer lags. */
+};
+
+/*
+ * An RX lcore's spread of new flows over the ticks (tp_rx_spread_held()),
+ * its own.
+ */
+struct tp_rx_spread {
+	uint64_t start;		/**< This tick's start, timer cycles. */
+	uint64_t created;	/**< The lcore's new flows at its start. */
+	uint64_t avg;		/**< New flows a tick, times TP_RX_SPREAD_AVG. */
+	uint64_t peak;		/**< Its peak, fading; as 'avg'. */
+	uint64_t cap;		/**< New flows this tick may have, spread. */
 };
 
 /*
@@ -117,6 +150,65 @@ tp_rx_hold_pace(struct tp_rx_hold *h, const struct rte_ring *records,
 	h->backlog = backlog;
 	h->nb_rx = RTE_MAX(nb_rx, 1u);
 	h->records = records;
+}
+
+/*
+ * RX's new flows spread over the ticks. RX admits no packet while the
+ * workers find expiries or run late (tp_lcore.c), so under a flood it
+ * makes its new flows in bursts, when the workers are idle. Their
+ * expiries come due a timeout later in the same bursts, each more than
+ * the workers end in a tick: they run late and hold RX back again, and
+ * the waves keep their shape (the floods' p99 of 8 to 16 ms in
+ * docs/bench.rst, "Where the floods' late expiries come from"). So for
+ * TP_RX_SPREAD_TICKS after the last late expiry, a tick may have no more
+ * new flows than the recent average's TP_RX_SPREAD_NUM / TP_RX_SPREAD_DEN
+ * plus TP_RX_SPREAD_MIN, and the rest wait for the next tick. The cap
+ * follows what RX made lately, so it shapes the rate rather than cut it:
+ * capped every tick, the average and the cap still grow by about
+ * (NUM / DEN - 1) / TP_RX_SPREAD_AVG a tick. Where late expiries hold RX
+ * back for a while (tp_rx_hold_on()) its average falls; the cap stays
+ * at least the average's fading peak over TP_RX_SPREAD_FLOOR, so that
+ * once they stop RX is back to half its best rate at once. The average
+ * counts every tick, spread or not; a tick RX did not look at counts the
+ * flows made over its length. Returns whether RX admits nothing now;
+ * 'now': the timer cycles, 'created': the lcore's new flows so far.
+ */
+static __rte_always_inline bool
+tp_rx_spread_held(const struct tp_rx_hold *h, struct tp_rx_spread *s,
+		  uint64_t now, uint64_t created)
+{
+	uint64_t until;
+
+	if (unlikely(now - s->start >= h->tick)) {
+		uint64_t k = (now - s->start) / h->tick;
+		uint64_t n = (created - s->created) / k;
+
+		/* k ticks of n new flows each (8 peaks' worth at most: the
+		 * rest changes nothing).
+		 */
+		for (k = RTE_MIN(k, 8ull * TP_RX_SPREAD_PEAK); k > 0; k--) {
+			s->avg = s->avg - s->avg / TP_RX_SPREAD_AVG + n;
+			s->peak -= (s->peak + TP_RX_SPREAD_PEAK - 1) /
+				TP_RX_SPREAD_PEAK;
+		}
+		s->peak = RTE_MAX(s->peak, s->avg);
+		s->cap = RTE_MAX(s->avg * TP_RX_SPREAD_NUM / TP_RX_SPREAD_DEN,
+				 s->peak / TP_RX_SPREAD_FLOOR) /
+			TP_RX_SPREAD_AVG + TP_RX_SPREAD_MIN;
+		s->start = now;
+		s->created = created;
+	}
+	until = __atomic_load_n(&h->until, __ATOMIC_RELAXED);
+	return until != 0 && now < until + h->spread &&
+		created - s->created >= s->cap;
+}
+
+/* Spread RX's new flows on 'tick' (see tp_rx_spread_held()). */
+static inline void
+tp_rx_hold_spread(struct tp_rx_hold *h, uint64_t tick)
+{
+	h->tick = tick;
+	h->spread = tick * TP_RX_SPREAD_TICKS;
 }
 
 /* RX: whether it is held back at 'now' ('until' stays 0 if late is). */

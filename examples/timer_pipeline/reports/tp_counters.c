@@ -172,6 +172,16 @@
 	  RTE_STR(TP_RX_PACE_BACKLOG) " records queued) and has taken " \
 	  "fewer records since than RX made new flows.", \
 	  "Records are written slower than flows end: backpressure.") \
+	C(rx_spread_polls, TP_GRP_EVENTS, "rx_spread_polls", 0, "polls", \
+	  "Inline packet path, wall clock: RX polls skipped " \
+	  "because RX had made its share of new flows this tick (" \
+	  RTE_STR(TP_RX_SPREAD_NUM) "/" RTE_STR(TP_RX_SPREAD_DEN) \
+	  " of its recent average a tick, or 1/" \
+	  RTE_STR(TP_RX_SPREAD_FLOOR) " of the average's fading peak, " \
+	  "plus " RTE_STR(TP_RX_SPREAD_MIN) "), for " \
+	  RTE_STR(TP_RX_SPREAD_TICKS) " ticks after a late expiry.", \
+	  "New flows came in bursts while expiries ran late: their " \
+	  "expiries are spread.") \
 	C(port_ipackets, TP_GRP_PORTS, "ipackets", 0, "packets", \
 	  "The ethdev counters summed over the ports: packets received.", \
 	  "What never reached the pipeline shows only in port_*.") \
@@ -432,6 +442,7 @@ tp_counters_from_slots(const struct tp_lcore_stats *t, struct tp_counters *c)
 	c->rx_yield_polls = t->rx_yield_polls;
 	c->rx_held_polls = t->rx_held_polls;
 	c->rx_paced_polls = t->rx_paced_polls;
+	c->rx_spread_polls = t->rx_spread_polls;
 }
 
 bool

@@ -87,6 +87,7 @@ struct tp_counters {
 	uint64_t rx_yield_polls;	/**< RX polls skipped for expiries. */
 	uint64_t rx_held_polls;		/**< RX polls the workers held back. */
 	uint64_t rx_paced_polls;	/**< RX polls the writer held back. */
+	uint64_t rx_spread_polls;	/**< RX polls past a tick's share. */
 	/* ports */
 	uint64_t port_ipackets;		/**< rte_eth_stats, summed. */
 	uint64_t port_imissed;		/**< Idem. */

@@ -68,6 +68,7 @@ struct tp_lcore_stats {
 	uint64_t rx_yield_polls;	/**< RX polls skipped for expiries. */
 	uint64_t rx_held_polls;		/**< RX polls the workers held back. */
 	uint64_t rx_paced_polls;	/**< RX polls the writer held back. */
+	uint64_t rx_spread_polls;	/**< RX polls past a tick's share. */
 } __rte_cache_aligned;
 
 /** Record one expiry's lateness (ns after its deadline). */
