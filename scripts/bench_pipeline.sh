@@ -21,6 +21,9 @@
 #
 # Each figure: median, min and max per program over the repetitions; each
 # ratio: ratio of the medians and the spread of the per-repetition ratios.
+# During each forwarding run, tools/cpu_hop samples how far apart the two
+# CPUs are; the report also gives each program's rate, and the ratios,
+# with the CPUs near and with them far (a VM's host moves its vCPUs).
 # Writes $OUT/pipeline.json (default bench/) and prints a table.
 #
 #   bash scripts/bench_pipeline.sh [--dpdk VERSION] [--quick] [--reps N]
@@ -208,11 +211,39 @@ run_prog() { # run_prog NAME LOG
 	esac
 }
 
+# How far apart the two CPUs are, sampled during each forwarding run
+# (tools/cpu_hop.c: 10 samples a second, each at most 2 ms of both CPUs):
+# on a VM the host moves the vCPUs, and both l2fwd-event and the pipeline
+# forward at two rates according to it (docs/bench.rst); the report
+# compares them at each distance too. Not during the churn runs, whose
+# lateness the samples' wake-ups would add to.
+HOP=$BUILD_DIR/tools/cpu_hop
+HOP_PID=""
+hop_start() { # hop_start LOG
+	HOP_PID=""
+	[ -x "$HOP" ] || return 0
+	"$HOP" -a 0 -b 1 -i 100 > "$1" 2>/dev/null &
+	HOP_PID=$!
+}
+hop_stop() {
+	[ -n "$HOP_PID" ] || return 0
+	kill -TERM "$HOP_PID" 2>/dev/null || true
+	wait "$HOP_PID" 2>/dev/null || true
+	HOP_PID=""
+}
+trap 'hop_stop' EXIT
+
 t_start=$(date +%s)
 for r in $(seq 1 "$REPS"); do
 	for p in $PROGS; do
 		echo "== rep $r/$REPS: $p ($SECS s)"
+		case $p in
+		churn_*) ;;
+		*) hop_start "$LOGS/$p.$r.hop"
+		   date +%s%3N > "$LOGS/$p.$r.start" ;;
+		esac
 		run_prog "$p" "$LOGS/$p.$r.log"
+		hop_stop
 	done
 done
 

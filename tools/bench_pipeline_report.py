@@ -9,6 +9,11 @@ OUT/pipeline_table.rst, and prints the table. Per program and figure:
 median, min and max over the repetitions; per ratio: the ratio of the
 medians and the min/max of the per-repetition ratios (rep r of A over
 rep r of B, which ran next to each other).
+
+Where a forwarding run has LOGS/<program>.<rep>.hop (tools/cpu_hop's
+samples during the run) and .start (its launch, unix ms), "bands" gives
+each program's per-second rates by how far apart the two CPUs were
+(tools/bench_bands.py) and the ratios of their medians at each distance.
 """
 
 import argparse
@@ -18,6 +23,9 @@ import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_bands  # noqa: E402
 
 WARMUP_S = 2  # Per-second samples dropped at the start of every run.
 RESOLUTION_S = 0.02  # Aging: one 10-ms tick plus one 10-ms control pass.
@@ -33,17 +41,23 @@ LABELS = {
 }
 
 
-def steady(times, values):
-    """Median per-second rate of a cumulative counter, warm-up dropped."""
+def steady_samples(times, values):
+    """(end time, rate) of each per-second rate of a cumulative counter,
+    warm-up and the last (cut short) dropped; all of them when nothing is
+    left (too short a run)."""
     rates = []
     for i in range(1, len(values)):
         dt = times[i] - times[i - 1]
         if dt > 0:
             rates.append(((times[i], (values[i] - values[i - 1]) / dt)))
     t0 = times[0] if times else 0
-    keep = [r for t, r in rates[:-1] if t - t0 > WARMUP_S]
-    if not keep:  # Too short a run: the best we have, flagged by n.
-        keep = [r for _, r in rates]
+    keep = [(t, r) for t, r in rates[:-1] if t - t0 > WARMUP_S]
+    return keep or rates
+
+
+def steady(times, values):
+    """Median per-second rate of a cumulative counter, warm-up dropped."""
+    keep = [r for _, r in steady_samples(times, values)]
     return (statistics.median(keep) if keep else None), len(keep)
 
 
@@ -55,7 +69,8 @@ def parse_l2fwd(text):
     times = list(range(len(sent)))
     fwd, n = steady(times, sent)
     return {"fwd_Mpps": fwd / 1e6 if fwd is not None else None,
-            "rx_Mpps": (steady(times, rx)[0] or 0) / 1e6, "samples": n}
+            "rx_Mpps": (steady(times, rx)[0] or 0) / 1e6, "samples": n,
+            "fwd_per_s": steady_samples(times, sent)}
 
 
 def tp_screens(text):
@@ -85,6 +100,7 @@ def parse_tp(text):
     fwd, n = steady(times, tx)
     res = {"fwd_Mpps": fwd / 1e6 if fwd is not None else None,
            "rx_Mpps": (steady(times, rx)[0] or 0) / 1e6, "samples": n,
+           "fwd_per_s": steady_samples(times, tx),
            "flows_created_per_s": steady(times, created)[0],
            "flows_ended_per_s": steady(times, ended)[0],
            "exactly_once": "PASSED" in text}
@@ -237,6 +253,7 @@ def build(args):
                   for k, v in (("rte", r), ("direct", d))}
             doc["ratios"]["aging_%s_rte_over_direct_after_due" % size] = \
                 ratio(fl, "rte", "direct", 2.0 if size == "4m" else None)
+    doc["bands"] = bands(args, progs, runs)
     for name, r in rat.items():
         if r and r.get("target") is not None:
             doc["targets"][name] = {"ratio_of_medians": r["ratio_of_medians"],
@@ -258,6 +275,64 @@ def build(args):
                      if line.startswith("model name")), "?"),
     }
     return doc
+
+
+# The forwarding ratios told apart by distance: (name, numerator, denominator).
+BAND_RATIOS = (("direct_lazy_vs_l2fwd", "tp_direct_lazy", "l2fwd"),
+               ("direct_every_vs_l2fwd", "tp_direct_every", "l2fwd"))
+
+
+def bands(args, progs, runs):
+    """The forwarding rates by distance between the CPUs, or None where
+    no run was sampled or the samples do not form two groups."""
+    hops, starts = {}, {}
+    for p in progs:
+        for r in range(1, args.reps + 1):
+            base = os.path.join(args.logs, "%s.%d" % (p, r))
+            if not (os.path.exists(base + ".hop") and
+                    os.path.exists(base + ".start")):
+                continue
+            try:
+                starts[(p, r)] = int(open(base + ".start").read().split()[0])
+            except (ValueError, IndexError):
+                continue
+            hops[(p, r)] = bench_bands.load(base + ".hop")
+    if not hops:
+        return None
+    sp = bench_bands.split([ns for h in hops.values() for _, ns in h])
+    out = {"split": sp, "programs": {}, "ratios": {}}
+    if sp is None:
+        return out
+    for p in progs:
+        got = {"near": [], "far": [], "mixed": 0}
+        for r in range(1, args.reps + 1):
+            if (p, r) not in hops:
+                continue
+            b = bench_bands.band_rates(runs[p][r - 1].get("fwd_per_s", []),
+                                       hops[(p, r)], starts[(p, r)],
+                                       sp["threshold_ns"])
+            for k in ("near", "far"):
+                got[k] += [x / 1e6 for x in b[k]]
+            got["mixed"] += b["mixed"]
+        if got["near"] or got["far"] or got["mixed"]:
+            out["programs"][p] = {}
+            for k in ("near", "far"):
+                sm = summary(got[k])
+                out["programs"][p][k] = {
+                    "median": sm["median"], "min": sm["min"],
+                    "max": sm["max"], "seconds": len(got[k]),
+                    "rates": [round(x, 4) for x in got[k]]}
+            out["programs"][p]["mixed_seconds"] = got["mixed"]
+    for name, a, b in BAND_RATIOS:
+        pa, pb = out["programs"].get(a), out["programs"].get(b)
+        if not pa or not pb:
+            continue
+        out["ratios"][name] = {
+            k: (pa[k]["median"] / pb[k]["median"]
+                if pa[k]["median"] and pb[k]["median"] and
+                pa[k]["seconds"] >= 3 and pb[k]["seconds"] >= 3 else None)
+            for k in ("near", "far")}
+    return out
 
 
 def table(doc):
@@ -283,6 +358,29 @@ def table(doc):
         lines.append("%-38s %8s %8s %8s %7s %5s" % (
             name, fmt(r["ratio_of_medians"]), fmt(r["pair_min"]),
             fmt(r["pair_max"]), fmt(r.get("target")), fmt(r.get("met"))))
+    bd = doc.get("bands")
+    if bd and bd.get("split"):
+        sp = bd["split"]
+        lines.append("")
+        lines.append("by distance between the CPUs (tools/cpu_hop: near "
+                     "%s ns, far %s ns, %s samples, %s far)" % (
+                         fmt(sp["near_ns"], 4), fmt(sp["far_ns"], 4),
+                         sp["readings"], fmt(sp["far_share"])))
+        lines.append("%-38s %14s %14s %6s" % (
+            "forwarded Mpps, median (seconds)", "near", "far", "mixed"))
+        for p, v in bd["programs"].items():
+            lines.append("%-38s %14s %14s %6s" % (
+                LABELS.get(p, p),
+                "%s (%d)" % (fmt(v["near"]["median"]), v["near"]["seconds"]),
+                "%s (%d)" % (fmt(v["far"]["median"]), v["far"]["seconds"]),
+                v["mixed_seconds"]))
+        for name, r in bd["ratios"].items():
+            lines.append("%-38s %14s %14s" % (name, fmt(r["near"]),
+                                                fmt(r["far"])))
+    elif bd:
+        lines.append("")
+        lines.append("by distance between the CPUs: the samples form one "
+                     "group (nothing told apart)")
     for p, ch in doc["churn"].items():
         lines.append("")
         lines.append("%s (10 ms idle timeout, tick %s us), median [min, max]"
