@@ -13,8 +13,9 @@ compared at the same distance, each per-second rate gets the distance
 the samples around it saw:
 
 - split(readings): the two groups of the samples (two means on the log
-  of the times), or one group when they are not at least 2 apart (then
-  nothing is told apart);
+  of the times, samples over 20 times the 10th percentile dropped: a
+  thread preempted throughout), or one group when they are not at least
+  2 apart (then nothing is told apart);
 - label(...): "near" or "far" for a second whose samples all fall on
   one side of the split, None when they disagree or there are none;
 - band_rates(...): a run's per-second rates, by label.
@@ -28,6 +29,8 @@ import statistics
 
 # The two groups must be this far apart (ratio of their middles).
 MIN_SPLIT = 2.0
+# Samples over this many times the 10th percentile are dropped.
+OUTLIER = 20
 # At least this many samples, and this many in the smaller group.
 MIN_READINGS = 20
 MIN_GROUP = 3
@@ -58,11 +61,17 @@ def load(path):
 
 
 def split(readings):
-    """{"threshold_ns", "near_ns", "far_ns", "readings", "far_share"} of
-    the readings (ns values), or None when they do not form two groups."""
+    """{"threshold_ns", "near_ns", "far_ns", "readings", "dropped",
+    "far_share"} of the readings (ns values), or None when they do not
+    form two groups."""
     v = sorted(x for x in readings if x > 0)
     if len(v) < MIN_READINGS:
         return None
+    # A thread preempted within every block of a sample (a busy program
+    # on its CPU) reads tens of microseconds: not a distance.
+    cap = v[len(v) // 10] * OUTLIER
+    n_all = len(v)
+    v = [x for x in v if x <= cap]
     logs = [math.log(x) for x in v]
     lo, hi = logs[0], logs[-1]
     if hi - lo < math.log(MIN_SPLIT):
@@ -85,7 +94,8 @@ def split(readings):
     return {"threshold_ns": round(math.exp((lo + hi) / 2), 1),
             "near_ns": statistics.median(near),
             "far_ns": statistics.median(far),
-            "readings": len(v), "far_share": round(len(far) / len(v), 3)}
+            "readings": len(v), "dropped": n_all - len(v),
+            "far_share": round(len(far) / len(v), 3)}
 
 
 def label(hop, start_ms, t_end, threshold):

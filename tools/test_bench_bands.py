@@ -42,6 +42,17 @@ class Split(unittest.TestCase):
         self.assertEqual(sp["near_ns"], 32)
         self.assertEqual(sp["far_ns"], 137)
 
+    def test_outliers(self):
+        # Preempted samples (tens of us) neither form the far group nor
+        # pull the split: 10 % near, 5 % far, a few 90 us.
+        v = [NEAR] * 30 + [FAR] * 15 + [92000, 95000, 60000]
+        sp = bb.split(v)
+        self.assertIsNotNone(sp)
+        self.assertEqual((sp["near_ns"], sp["far_ns"]), (NEAR, FAR))
+        self.assertEqual((sp["readings"], sp["dropped"]), (45, 3))
+        # Outliers alone beside one group: one group.
+        self.assertIsNone(bb.split([NEAR] * 40 + [92000] * 3))
+
     def test_one_group(self):
         # Spread, but never twice apart: nothing told apart.
         self.assertIsNone(bb.split([40 + i for i in range(60)]))
