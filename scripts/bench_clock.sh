@@ -46,7 +46,10 @@
 # over its time in the same repetition: median and min-max). Targets:
 # long, the pipeline takes at most half the time (ratio <= 0.5); synscan,
 # the pipeline is faster (ratio < 1); each only with the pipeline's
-# records exactly the model's (times included).
+# records exactly the model's (times included). During each run,
+# tools/cpu_hop samples how far apart the two CPUs are; the report also
+# gives the times and ratios of the runs made with the CPUs near and of
+# those made with them far (a VM's host moves its vCPUs; docs/bench.rst).
 #
 # The same input and the same timeouts for all three (idle 5 s, FIN/RST
 # 2 s, active 600 s):
@@ -151,6 +154,7 @@ NFPID=""
 RMEM0=""
 cleanup() {
 	[ -n "$NFPID" ] && kill "$NFPID" 2>/dev/null
+	[ -n "${HOP_PID:-}" ] && kill "$HOP_PID" 2>/dev/null
 	[ -n "$RMEM0" ] && echo "$RMEM0" >/proc/sys/net/core/rmem_max
 	[ -n "${BENCH_KEEP:-}" ] || rm -rf "$WORK"
 }
@@ -208,6 +212,29 @@ if [ "$rmem" -lt "$NFBUF" ]; then
 fi
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# How far apart the two CPUs are during each run (tools/cpu_hop.c; the
+# report compares the tools at each distance, as bench_pipeline.sh does):
+# its samples in $HOPS/CASE.TOOL.REP.hop, the timed part of the run in
+# .span (unix ms).
+HOPS=$WORK/hop
+mkdir -p "$HOPS"
+HOP=$BUILD_DIR/tools/cpu_hop
+HOP_PID=""
+hop_start() { # hop_start CASE TOOL REP
+	HOP_PID=""
+	[ -x "$HOP" ] || return 0
+	"$HOP" -a 0 -b 1 -i 100 >"$HOPS/$1.$2.$3.hop" 2>/dev/null &
+	HOP_PID=$!
+}
+hop_stop() {
+	[ -n "$HOP_PID" ] || return 0
+	kill -TERM "$HOP_PID" 2>/dev/null || true
+	wait "$HOP_PID" 2>/dev/null || true
+	HOP_PID=""
+}
+span() { # span CASE REP TOOL T0 T1
+	echo "$4 $5" >"$HOPS/$1.$3.$2.span"
+}
 TIMES=$WORK/times.tsv
 : >"$TIMES"
 # keep CASE REP TOOL FILE COUNT: the first repetition's records are kept
@@ -249,6 +276,7 @@ run_tp() {
 		--fwd-mode drop --flow-log "$WORK/tp.json" \
 		>"$WORK/$c.tp.$r.log" 2>&1 || st=$?
 	t1=$(now_ms)
+	span "$c" "$r" tp "$t0" "$t1"
 	rm -rf "/var/run/dpdk/$prefix"
 	out_bytes "$c" "$r" "pipeline --clock capture" "$WORK/tp.json"
 	n=$(wc -l <"$WORK/tp.json" 2>/dev/null || echo 0)
@@ -281,6 +309,7 @@ print(s.getsockname()[1])")
 		-d -m $((fl + 1024)) -T vlan "${SF_TMO[@]}" \
 		>"$WORK/$c.sf.$r.log" 2>&1 || st=$?
 	t1=$(now_ms)
+	span "$c" "$r" sf "$t0" "$t1"
 	sleep 1	# the last datagrams
 	kill -TERM "$NFPID"
 	wait "$NFPID" 2>/dev/null || true
@@ -312,6 +341,7 @@ run_np() {
 	timeout -k 30 "$LIMIT" nfpcapd -r "$cap" -w "$WORK/np" "${NP_TMO[@]}" \
 		-B $((fl + 1024)) -t 3600 >"$WORK/$c.np.$r.log" 2>&1 || st=$?
 	t1=$(now_ms)
+	span "$c" "$r" np "$t0" "$t1"
 	out_bytes "$c" "$r" "nfpcapd -r" "$WORK/np"
 	readback "$c" "$r" np nfpcapd "$WORK/np" $((t1 - t0)) "$st"
 }
@@ -334,7 +364,9 @@ for r in $(seq 1 "$REPS"); do
 			# No writeback of an earlier run's files (its output,
 			# the read-backs) pending into this one's time.
 			sync
+			hop_start "$c" "$t" "$r"
 			"run_$t" "$c" "$r"
+			hop_stop
 		done
 	done
 done
@@ -364,7 +396,7 @@ mem_of() {
 	"long.pipeline_flows=$TPF_long" "long.pipeline_memory=$(mem_of long)" \
 	"synscan.capture=$CAP_synscan" "synscan.pipeline_flows=$TPF_synscan" \
 	"synscan.pipeline_memory=$(mem_of synscan)" \
-	"fresh_pages=$WORK/pages.json" "output_bytes=$BYTES" \
+	"fresh_pages=$WORK/pages.json" "output_bytes=$BYTES" "hops=$HOPS" \
 	"quick=$QUICK" "reps=$REPS" "pipeline_sha256=$TP_SUM" \
 	"pipeline_rebuilt_during_run=$TP_CHANGED"
 bench_stamp "$OUT/clock.json"

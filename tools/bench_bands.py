@@ -17,7 +17,8 @@ the samples around it saw:
   thread preempted throughout), or one group when they are not at least
   2 apart (then nothing is told apart);
 - label(...): "near" or "far" for a second whose samples all fall on
-  one side of the split, None when they disagree or there are none;
+  one side of the split, None when they disagree or there are none
+  (label_window(...): the same for any stretch of time);
 - band_rates(...): a run's per-second rates, by label.
 
 A cpu_hop log has one line per sample, "UNIX_MS NS" (NS -1: no sample).
@@ -98,15 +99,20 @@ def split(readings):
             "far_share": round(len(far) / len(v), 3)}
 
 
-def label(hop, start_ms, t_end, threshold):
-    """The distance of the second that ended t_end s after a program's
-    launch at start_ms (unix ms), from the samples hop [(ms, ns)]."""
-    lo = start_ms + (t_end - 1) * 1000
-    hi = start_ms + (t_end + START_SLACK_S) * 1000
-    seen = {ns >= threshold for ms, ns in hop if lo <= ms <= hi}
+def label_window(hop, lo_ms, hi_ms, threshold):
+    """"near" or "far" when every sample of hop [(ms, ns)] from lo_ms to
+    hi_ms (unix ms) is on that side of threshold, else None."""
+    seen = {ns >= threshold for ms, ns in hop if lo_ms <= ms <= hi_ms}
     if len(seen) != 1:
         return None
     return "far" if seen.pop() else "near"
+
+
+def label(hop, start_ms, t_end, threshold):
+    """The distance of the second that ended t_end s after a program's
+    launch at start_ms (unix ms), from the samples hop [(ms, ns)]."""
+    return label_window(hop, start_ms + (t_end - 1) * 1000,
+                        start_ms + (t_end + START_SLACK_S) * 1000, threshold)
 
 
 def band_rates(samples, hop, start_ms, threshold):

@@ -43,12 +43,19 @@ fresh_pages=PAGES.json adds tools/bench_pages.py's probe, and
 output_bytes=BYTES.tsv (case, repetition, tool, bytes of the files the
 run wrote) each tool's median output and what fresh pages add to
 writing it (ms).
+hops=DIR adds, per case, the runs by how far apart the two CPUs were
+(DIR/CASE.TOOL.REP.hop: tools/cpu_hop's samples during the run, .span:
+its timed part, unix ms; TOOL tp, sf or np; tools/bench_bands.py): each
+tool's median time over the runs whose samples were all near, and over
+those all far, and the pipeline's median over the fastest other's at
+each distance ("by_distance"; the split of every sample: "cpu_distance").
 OUT.json keeps the earlier layout for the "long" case at the top level
 (flows, model_records, tools with time_ms = the median,
 time_ratio_sf_over_tp) and has every case under "cases".
 """
 
 import collections
+import glob
 import ipaddress
 import json
 import os
@@ -56,6 +63,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_bands  # noqa: E402
 import bench_pages  # noqa: E402
 
 TP = "pipeline --clock capture"
@@ -350,6 +358,54 @@ def case_summary(name, score_doc, runs):
     return c
 
 
+ABBR = {"tp": TP, "sf": SF, "np": NP}
+
+
+def run_distances(hop_dir):
+    """The split of every sample under hop_dir and {(case, tool, rep):
+    "near", "far" or None} for each run with samples and a span."""
+    hops, spans = {}, {}
+    for path in glob.glob(os.path.join(hop_dir, "*.hop")):
+        c, a, r = os.path.basename(path)[:-4].rsplit(".", 2)
+        if a not in ABBR or not r.isdigit():
+            continue
+        try:
+            with open(path[:-4] + ".span") as f:
+                t0, t1 = (int(x) for x in f.read().split()[:2])
+        except (OSError, ValueError):
+            continue
+        key = (c, ABBR[a], int(r))
+        hops[key], spans[key] = bench_bands.load(path), (t0, t1)
+    sp = bench_bands.split([ns for h in hops.values() for _, ns in h])
+    if sp is None:
+        return None, {}
+    return sp, {k: bench_bands.label_window(h, spans[k][0], spans[k][1],
+                                            sp["threshold_ns"])
+                for k, h in hops.items()}
+
+
+def by_distance(doc, runs, labels):
+    """A case's times by distance: per tool, the median of its runs made
+    near and of those made far (and how many), and the pipeline's over
+    the fastest other tool's (the case's, by all its runs) at each."""
+    fast = doc.get("fastest_other")
+    out = {}
+    for band in ("near", "far"):
+        per = {}
+        for t in TOOLS:
+            ms = [m for r, tool, m, _, _ in runs
+                  if tool == t and labels.get((t, r)) == band]
+            per[t] = {"time_ms": statistics.median(ms) if ms else None,
+                      "runs": len(ms)}
+        tp, ot = per[TP]["time_ms"], per[fast]["time_ms"] if fast else None
+        out[band] = {"tools": per,
+                     "ratio_tp_over_fastest_other":
+                     tp / max(ot, 1) if tp and ot else None}
+    out["runs_mixed"] = sum(1 for r, t, _, _, _ in runs
+                            if (t, r) in labels and labels[(t, r)] is None)
+    return out
+
+
 def cmd_summary(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
@@ -362,9 +418,12 @@ def cmd_summary(argv):
     out_path = argv[1]
     scores, extra, top = {}, collections.defaultdict(dict), {}
     pages, nbytes = None, collections.defaultdict(list)
+    split, labels = None, {}
     for a in argv[2:]:
         k, _, v = a.partition("=")
-        if k == "fresh_pages":
+        if k == "hops":
+            split, labels = run_distances(v)
+        elif k == "fresh_pages":
             try:
                 with open(v) as f:
                     pages = json.load(f)
@@ -388,6 +447,10 @@ def cmd_summary(argv):
     for c in runs:
         doc = case_summary(c, scores.get(c, {"tools": {}}), runs[c])
         doc.update(extra.get(c, {}))
+        if split is not None:
+            doc["by_distance"] = by_distance(
+                doc, runs[c], {(t, r): lab for (cc, t, r), lab in
+                               labels.items() if cc == c})
         for t, d in doc["tools"].items():
             if nbytes.get((c, t)):
                 d["output_bytes"] = statistics.median(nbytes[(c, t)])
@@ -403,6 +466,8 @@ def cmd_summary(argv):
         if sf is not None and tp is not None:
             out["time_ratio_sf_over_tp"] = sf / max(tp, 1)
     out.update(top)
+    if split is not None:
+        out["cpu_distance"] = split
     if pages is not None:
         out["fresh_pages"] = pages
     out["cases"] = cases
@@ -442,8 +507,28 @@ def cmd_summary(argv):
                          else " (pipeline records not exactly the model's)",
                          "met" if tg["met"] else "missed")
                      if tg else ""))
+        bd = doc.get("by_distance")
+        for band in ("near", "far") if bd else ():
+            b = bd[band]
+            print("%-8s  CPUs %-4s: %s; ratio %s" % (
+                c, band, ", ".join(
+                    "%s %s (%d)" % (t.split()[0], "-" if
+                                    b["tools"][t]["time_ms"] is None else
+                                    "%.2f s" % (b["tools"][t]["time_ms"] /
+                                                1000.0),
+                                    b["tools"][t]["runs"]) for t in TOOLS),
+                "-" if b["ratio_tp_over_fastest_other"] is None else
+                "%.2f" % b["ratio_tp_over_fastest_other"]))
     print("(%s's records are one-way: a conversation's two directions are "
           "two records)" % NP)
+    if split is not None:
+        print("CPU distance (tools/cpu_hop): near %s ns, far %s ns, %d "
+              "samples, %.0f %% far; runs at one distance above, the number "
+              "of runs in brackets" % (split["near_ns"], split["far_ns"],
+                                      split["readings"],
+                                      100 * split["far_share"]))
+    elif labels == {} and any(a.startswith("hops=") for a in argv[2:]):
+        print("CPU distance (tools/cpu_hop): the samples form one group")
     if pages is not None:
         print(bench_pages.line(pages))
         for c, doc in cases.items():

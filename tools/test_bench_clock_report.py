@@ -348,6 +348,57 @@ class TestSummary(TempDir):
         self.assertEqual((t["every_run_exit_0"], t["met"]), (False, False))
         self.assertIn("exit [124]", text)
 
+    def test_by_distance(self):
+        # synscan, 4 reps: the pipeline 450 ms near and 600 far, nfpcapd
+        # 500 near and 550 far; rep 4's pipeline run had both distances.
+        hops = self.path("hop")
+        os.makedirs(hops)
+        plan = {1: "near", 2: "far", 3: "near", 4: "far"}
+        times = []
+        t0 = 1796600000000
+        for r, band in plan.items():
+            for a, tool, ms in (("tp", rep.TP, 450 if band == "near"
+                                 else 600),
+                                ("np", rep.NP, 500 if band == "near"
+                                 else 550),
+                                ("sf", rep.SF, 900)):
+                times.append(("synscan", r, tool, ms, 0, 10))
+                start = t0 + 10000 * r + {"tp": 0, "np": 3000,
+                                          "sf": 6000}[a]
+                ns = [30 if band == "near" else 135] * 8
+                if r == 4 and a == "tp":
+                    ns[3] = 30
+                # A preempted sample and one outside the span: no effect
+                # on the label.
+                rows = ["%d %d" % (start + 100 * i, x)
+                        for i, x in enumerate(ns)]
+                rows.append("%d %d" % (start + 2000, 30 if band == "far"
+                                       else 135))
+                self.write(os.path.join("hop", "synscan.%s.%d.hop" % (a, r)),
+                           "\n".join(rows) + "\n")
+                self.write(os.path.join("hop", "synscan.%s.%d.span" % (a, r)),
+                           "%d %d\n" % (start, start + 800))
+        doc, text = self.run_summary(
+            times, "synscan=" + self.score_doc("s.json"), "hops=" + hops)
+        self.assertEqual(doc["cpu_distance"]["near_ns"], 30)
+        self.assertEqual(doc["cpu_distance"]["far_ns"], 135)
+        bd = doc["cases"]["synscan"]["by_distance"]
+        self.assertEqual(doc["cases"]["synscan"]["fastest_other"], rep.NP)
+        near, far = bd["near"], bd["far"]
+        self.assertEqual(near["tools"][rep.TP], {"time_ms": 450, "runs": 2})
+        self.assertEqual(far["tools"][rep.TP], {"time_ms": 600, "runs": 1})
+        self.assertEqual(far["tools"][rep.NP], {"time_ms": 550, "runs": 2})
+        self.assertAlmostEqual(near["ratio_tp_over_fastest_other"], 0.9)
+        self.assertAlmostEqual(far["ratio_tp_over_fastest_other"],
+                               600 / 550)
+        self.assertEqual(bd["runs_mixed"], 1)
+        self.assertIn("CPUs near", text)
+        # Without samples: no by_distance, no cpu_distance.
+        doc, _ = self.run_summary(times, "synscan=" +
+                                  self.score_doc("s.json"))
+        self.assertNotIn("by_distance", doc["cases"]["synscan"])
+        self.assertNotIn("cpu_distance", doc)
+
     def test_output_bytes_and_fresh_pages(self):
         times = [("synscan", r, t, 500, 0, 10) for r in (1, 2, 3)
                  for t in (rep.TP, rep.SF, rep.NP)]
