@@ -6,16 +6,18 @@ tools/bench_pipeline_report.py (stdlib only, no DPDK).
 
     python3 tools/test_bench_bands.py [-v]
 
-The split of cpu_hop samples into near and far (and refusing to split one
-group), the label of each second, and the report's forwarding rates and
-ratios at each distance from generated logs, where the programs drew the
-two distances unevenly. The last line is
+tools/cpu_hop itself where CPU_HOP names it (meson test does) and there
+are 2 CPUs: its samples and its refusals. The split of cpu_hop samples
+into near and far (and refusing to split one group), the label of each
+second, and the report's forwarding rates and ratios at each distance
+from generated logs, where the programs drew the two distances unevenly. The last line is
 "RESULT bench_bands: N passed, N failed"; the exit status is 0 iff none
 failed.
 """
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -96,6 +98,43 @@ class Label(unittest.TestCase):
         got = bb.band_rates([(2, 6.0e6), (3, 5.0e6), (4, 4.0e6)], self.hop,
                             T0, 80)
         self.assertEqual(got, {"near": [6.0e6], "far": [4.0e6], "mixed": 1})
+
+
+@unittest.skipUnless(os.environ.get("CPU_HOP") and (os.cpu_count() or 1) >= 2,
+                     "CPU_HOP (the built tools/cpu_hop) and 2 CPUs")
+class CpuHop(unittest.TestCase):
+    def hop(self, *args):
+        return subprocess.run([os.environ["CPU_HOP"]] + list(args),
+                              capture_output=True, text=True, timeout=20)
+
+    def test_samples(self):
+        # 1 s at 50 ms: 20 samples, in time order, most of them a time.
+        p = self.hop("-a", "0", "-b", "1", "-i", "50", "-d", "1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rows = [tuple(int(x) for x in line.split())
+                for line in p.stdout.split("\n") if line]
+        self.assertEqual(len(rows), 20)
+        self.assertEqual([ms for ms, _ in rows],
+                         sorted(ms for ms, _ in rows))
+        self.assertTrue(all(ns == -1 or 0 < ns < 10 ** 6 for _, ns in rows))
+        self.assertGreaterEqual(sum(ns > 0 for _, ns in rows), 10)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "x.hop")
+            with open(path, "w") as f:
+                f.write(p.stdout)
+            self.assertEqual(bb.load(path), [r for r in rows if r[1] > 0])
+        ts = [r[0] for r in rows]
+        self.assertTrue(900 <= ts[-1] - ts[0] <= 1500, ts)
+
+    def test_refusals(self):
+        for args in (("-a", "0", "-b", "0"), ("-i", "5"), ("-i", "x"),
+                     ("-z",), ("extra",)):
+            p = self.hop(*args)
+            self.assertEqual(p.returncode, 2, args)
+            self.assertTrue(p.stderr, args)
+        p = self.hop("-b", "100000", "-d", "1")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("cannot run a thread on CPU 100000", p.stderr)
 
 
 def l2fwd_log(rates):
