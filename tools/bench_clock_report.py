@@ -528,7 +528,8 @@ def cmd_summary(argv):
                                       split["readings"],
                                       100 * split["far_share"]))
     elif labels == {} and any(a.startswith("hops=") for a in argv[2:]):
-        print("CPU distance (tools/cpu_hop): the samples form one group")
+        print("CPU distance (tools/cpu_hop): no two groups of samples "
+              "(one group, or none)")
     if pages is not None:
         print(bench_pages.line(pages))
         for c, doc in cases.items():

@@ -283,8 +283,9 @@ BAND_RATIOS = (("direct_lazy_vs_l2fwd", "tp_direct_lazy", "l2fwd"),
 
 
 def bands(args, progs, runs):
-    """The forwarding rates by distance between the CPUs, or None where
-    no run was sampled or the samples do not form two groups."""
+    """The forwarding rates by distance between the CPUs: None where no
+    run was sampled, "split" None where the samples do not form two
+    groups."""
     hops, starts = {}, {}
     for p in progs:
         for r in range(1, args.reps + 1):
