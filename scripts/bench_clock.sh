@@ -154,7 +154,7 @@ NFPID=""
 RMEM0=""
 cleanup() {
 	[ -n "$NFPID" ] && kill "$NFPID" 2>/dev/null
-	[ -n "${HOP_PID:-}" ] && kill "$HOP_PID" 2>/dev/null
+	[ -n "${BENCH_HOP_PID:-}" ] && kill "$BENCH_HOP_PID" 2>/dev/null
 	[ -n "$RMEM0" ] && echo "$RMEM0" >/proc/sys/net/core/rmem_max
 	[ -n "${BENCH_KEEP:-}" ] || rm -rf "$WORK"
 }
@@ -218,20 +218,6 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # .span (unix ms).
 HOPS=$WORK/hop
 mkdir -p "$HOPS"
-HOP=$BUILD_DIR/tools/cpu_hop
-HOP_PID=""
-hop_start() { # hop_start CASE TOOL REP
-	HOP_PID=""
-	[ -x "$HOP" ] || return 0
-	"$HOP" -a 0 -b 1 -i 100 >"$HOPS/$1.$2.$3.hop" 2>/dev/null &
-	HOP_PID=$!
-}
-hop_stop() {
-	[ -n "$HOP_PID" ] || return 0
-	kill -TERM "$HOP_PID" 2>/dev/null || true
-	wait "$HOP_PID" 2>/dev/null || true
-	HOP_PID=""
-}
 span() { # span CASE REP TOOL T0 T1
 	echo "$4 $5" >"$HOPS/$1.$3.$2.span"
 }
@@ -364,9 +350,9 @@ for r in $(seq 1 "$REPS"); do
 			# No writeback of an earlier run's files (its output,
 			# the read-backs) pending into this one's time.
 			sync
-			hop_start "$c" "$t" "$r"
+			bench_hop_start "$HOPS/$c.$t.$r.hop"
 			"run_$t" "$c" "$r"
-			hop_stop
+			bench_hop_stop
 		done
 	done
 done

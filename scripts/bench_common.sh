@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The timer_pipeline authors
 #
-# Sourced by scripts/bench.sh and scripts/bench_pipeline.sh: which DPDK a
+# Sourced by scripts/bench.sh, bench_pipeline.sh and bench_clock.sh: which DPDK a
 # benchmark runs on, and the run's identity in every JSON it writes.
 #
 #   bench_dpdk_select "$@"   takes --dpdk VERSION (a version of
@@ -15,6 +15,10 @@
 #                            (bench, or bench/dpdk-VERSION).
 #   bench_stamp FILE.json    adds "run": date and commit (as the run
 #                            started), DPDK, machine.
+#   bench_hop_start LOG      tools/cpu_hop (how far apart CPUs 0 and 1
+#   bench_hop_stop           are, sampled every 100 ms) into LOG while a
+#                            run goes on, where BUILD_DIR has it; its pid
+#                            in BENCH_HOP_PID until stopped.
 
 bench_dpdk_select() {
 	local want="" v
@@ -115,4 +119,18 @@ doc["run"] = {
 }
 json.dump(doc, open(path, "w"), indent=1)
 PYEOF
+}
+
+BENCH_HOP_PID=""
+bench_hop_start() {
+	BENCH_HOP_PID=""
+	[ -x "$BUILD_DIR/tools/cpu_hop" ] || return 0
+	"$BUILD_DIR/tools/cpu_hop" -a 0 -b 1 -i 100 >"$1" 2>/dev/null &
+	BENCH_HOP_PID=$!
+}
+bench_hop_stop() {
+	[ -n "$BENCH_HOP_PID" ] || return 0
+	kill -TERM "$BENCH_HOP_PID" 2>/dev/null || true
+	wait "$BENCH_HOP_PID" 2>/dev/null || true
+	BENCH_HOP_PID=""
 }

@@ -217,21 +217,7 @@ run_prog() { # run_prog NAME LOG
 # forward at two rates according to it (docs/bench.rst); the report
 # compares them at each distance too. Not during the churn runs, whose
 # lateness the samples' wake-ups would add to.
-HOP=$BUILD_DIR/tools/cpu_hop
-HOP_PID=""
-hop_start() { # hop_start LOG
-	HOP_PID=""
-	[ -x "$HOP" ] || return 0
-	"$HOP" -a 0 -b 1 -i 100 > "$1" 2>/dev/null &
-	HOP_PID=$!
-}
-hop_stop() {
-	[ -n "$HOP_PID" ] || return 0
-	kill -TERM "$HOP_PID" 2>/dev/null || true
-	wait "$HOP_PID" 2>/dev/null || true
-	HOP_PID=""
-}
-trap 'hop_stop' EXIT
+trap 'bench_hop_stop' EXIT
 
 t_start=$(date +%s)
 for r in $(seq 1 "$REPS"); do
@@ -239,11 +225,11 @@ for r in $(seq 1 "$REPS"); do
 		echo "== rep $r/$REPS: $p ($SECS s)"
 		case $p in
 		churn_*) ;;
-		*) hop_start "$LOGS/$p.$r.hop"
+		*) bench_hop_start "$LOGS/$p.$r.hop"
 		   date +%s%3N > "$LOGS/$p.$r.start" ;;
 		esac
 		run_prog "$p" "$LOGS/$p.$r.log"
-		hop_stop
+		bench_hop_stop
 	done
 done
 
