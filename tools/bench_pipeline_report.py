@@ -67,10 +67,11 @@ def parse_l2fwd(text):
                                      text)]
     # One screen per second (-T 1; the loop sleeps 1 ms per pass).
     times = list(range(len(sent)))
-    fwd, n = steady(times, sent)
+    per_s = steady_samples(times, sent)
+    fwd = statistics.median([r for _, r in per_s]) if per_s else None
     return {"fwd_Mpps": fwd / 1e6 if fwd is not None else None,
-            "rx_Mpps": (steady(times, rx)[0] or 0) / 1e6, "samples": n,
-            "fwd_per_s": steady_samples(times, sent)}
+            "rx_Mpps": (steady(times, rx)[0] or 0) / 1e6,
+            "samples": len(per_s), "fwd_per_s": per_s}
 
 
 def tp_screens(text):
@@ -97,10 +98,11 @@ def parse_tp(text):
     created = [grab(b, r"flows\s+active \d+ created (\d+)") for _, b in scr]
     ended = [grab(b, r"flows\s+active \d+ created \d+ ended (\d+)")
              for _, b in scr]
-    fwd, n = steady(times, tx)
+    per_s = steady_samples(times, tx)
+    fwd = statistics.median([r for _, r in per_s]) if per_s else None
     res = {"fwd_Mpps": fwd / 1e6 if fwd is not None else None,
-           "rx_Mpps": (steady(times, rx)[0] or 0) / 1e6, "samples": n,
-           "fwd_per_s": steady_samples(times, tx),
+           "rx_Mpps": (steady(times, rx)[0] or 0) / 1e6,
+           "samples": len(per_s), "fwd_per_s": per_s,
            "flows_created_per_s": steady(times, created)[0],
            "flows_ended_per_s": steady(times, ended)[0],
            "exactly_once": "PASSED" in text}
