@@ -181,7 +181,7 @@ tp_control_flush(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 
 	if (now - ctx->ctl.stop_tsc < ctx->hz / 1000 * wait_ms)
 		n = RTE_MIN(n, tp_record_room(ctx));
-	left = tp_flow_force_end(ctx, lc, n);
+	left = tp_flow_force_end(ctx, lc, n, tp_flow_table_top(ctx));
 	if (n > 0)
 		tp_record_drain(ctx);
 	return left;

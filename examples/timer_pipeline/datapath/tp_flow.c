@@ -581,20 +581,20 @@ tp_flow_end(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	return true;
 }
 
-/* Shutdown: force every live flow to end; returns entries left to visit. */
+/* Shutdown: force every live flow below top to end; entries left. */
 uint32_t
-tp_flow_force_end(struct tp_ctx *ctx, struct tp_lcore *lc, uint32_t max)
+tp_flow_force_end(struct tp_ctx *ctx, struct tp_lcore *lc, uint32_t max,
+		  uint32_t top)
 {
 	struct tp_flow_table *ft = &ctx->ft;
-	uint64_t end = RTE_MIN(ctx->flush_walk + max, (uint64_t)ft->nb_entries);
+	uint64_t end = RTE_MIN(ctx->flush_walk + max, (uint64_t)top);
 
 	/* RX has stopped: no flow is being created, and none left live
-	 * means nothing for the walk to end (an input aged to its end).
-	 */
+	 * (an input aged to its end) means nothing for the walk to end. */
 	if (__atomic_load_n(&ft->nb_live, __ATOMIC_RELAXED) == 0)
-		ctx->flush_walk = ft->nb_entries;
+		ctx->flush_walk = RTE_MAX(ctx->flush_walk, (uint64_t)top);
 	for (; ctx->flush_walk < end; ctx->flush_walk++)
 		tp_flow_end(ctx, lc, &ft->entries[ctx->flush_walk],
 			    TP_END_FORCED);
-	return ft->nb_entries - (uint32_t)ctx->flush_walk;
+	return ctx->flush_walk >= top ? 0 : top - (uint32_t)ctx->flush_walk;
 }

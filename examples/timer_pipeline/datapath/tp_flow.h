@@ -91,8 +91,11 @@ void tp_flow_expired(struct tp_ctx *ctx, struct tp_lcore *lc,
 		     struct tp_flow *f, uint64_t now, uint32_t sig);
 bool tp_flow_end(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 		 enum tp_end_reason reason);
+/** Shutdown: end up to max more live flows of positions below top (the
+ * table's tp_flow_table_top()); returns the positions left to visit.
+ */
 uint32_t tp_flow_force_end(struct tp_ctx *ctx, struct tp_lcore *lc,
-			   uint32_t max);
+			   uint32_t max, uint32_t top);
 /** Return the slots whose grace period passed. */
 void tp_flow_reclaim(struct tp_ctx *ctx);
 

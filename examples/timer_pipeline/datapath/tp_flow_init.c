@@ -69,11 +69,15 @@ tp_flow_init(struct tp_ctx *ctx, struct tp_lcore *lc, struct tp_flow *f,
 	struct tp_flow_timer *tl = tp_flow_tl(&ctx->ft, f);
 	struct rte_event *ev = &tl->tim.ev;
 	uint8_t cls = tp_flow_initial_class(pp->key.proto, pp->tcp_flags);
+	const uint32_t pos = tp_flow_pos(&ctx->ft, f);
 
 	/* The key rte_hash stored when it gave us the position: ours until
 	 * tp_flow_slot_free() frees the position.
 	 */
-	f->key = tp_flow_table_key(&ctx->ft, tp_flow_pos(&ctx->ft, f));
+	f->key = tp_flow_table_key(&ctx->ft, pos);
+	/* The walks at the end stop above it (tp_flow_table_top()). */
+	if (pos >= lc->pos_top)
+		lc->pos_top = pos + 1;
 	f->proto = pp->key.proto;
 	f->init_lo = pp->lo_is_src;
 	f->tmo_class = cls;

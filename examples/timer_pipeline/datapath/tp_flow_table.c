@@ -390,15 +390,33 @@ tp_flow_table_close(struct tp_ctx *ctx)
 }
 /* >8 End of every input over. */
 
+/*
+ * Above every position a flow ever took: the walks at the end (the forced
+ * end, the exit check) stop there. The positions above it were never
+ * written, and reading them would fault in pages of the mapping only to
+ * find zeros: 18 ms at exit of a 10-packet capture with --flows 1100000.
+ */
+uint32_t
+tp_flow_table_top(const struct tp_ctx *ctx)
+{
+	uint32_t top = 0;
+	unsigned int id;
+
+	for (id = 0; id < RTE_MAX_LCORE; id++)
+		top = RTE_MAX(top, ctx->lc[id].pos_top);
+	return RTE_MIN(top, ctx->ft.nb_entries);
+}
+
 /* Timers still armed (for the exit check, with every lcore stopped). */
 uint64_t
 tp_flow_table_count_timers(const struct tp_ctx *ctx)
 {
 	const struct tp_flow_table *ft = &ctx->ft;
+	const uint32_t top = tp_flow_table_top(ctx);
 	uint64_t n = 0;
 	uint32_t i;
 
-	for (i = 0; i < ft->nb_entries; i++)
+	for (i = 0; i < top; i++)
 		if (ft->timers[i].tim.state == RTE_EVENT_TIMER_ARMED)
 			n++;
 	return n;

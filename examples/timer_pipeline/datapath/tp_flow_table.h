@@ -29,6 +29,13 @@ void tp_flow_table_free(struct tp_ctx *ctx);
 /** Make @p lcore_id an RCU reader of the table (RX lcores). */
 int tp_flow_table_rcu_register(struct tp_ctx *ctx, unsigned int lcore_id);
 
+/**
+ * One above the highest position any flow took (RX lcores stopped, or
+ * the lcore asking is the only one adding keys); at most the table's
+ * positions.
+ */
+uint32_t tp_flow_table_top(const struct tp_ctx *ctx);
+
 /** Timers still armed (the exit check, every lcore stopped). */
 uint64_t tp_flow_table_count_timers(const struct tp_ctx *ctx);
 

@@ -65,6 +65,10 @@ struct tp_lcore {
 	uint16_t txq[RTE_MAX_ETHPORTS];	/**< TX queue per port. */
 	struct rte_eth_dev_tx_buffer *txb[RTE_MAX_ETHPORTS]; /**< TX buffer. */
 	uint32_t evict_cursor;		/**< Eviction sampling position. */
+	uint32_t pos_top;		/**< RX: above every position this
+					 * lcore added a key at (the walks
+					 * at the end stop at the highest).
+					 */
 	uint16_t nb_held;		/**< Events of the last dequeue. */
 	uint32_t stashed;		/**< Replay: packets not yet due. */
 	struct tp_rx_pace pace;		/**< RX paced by the record writer. */

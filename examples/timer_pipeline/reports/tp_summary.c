@@ -40,14 +40,17 @@
  */
 #define TP_SUMMARY_VERSION 2
 
-/* Entries that are not FREE and whose record is not yet written. */
+/* Entries that are not FREE and whose record is not yet written (none
+ * above the table's top was ever taken).
+ */
 static uint64_t
 tp_stats_live_entries(const struct tp_ctx *ctx)
 {
+	const uint32_t top = tp_flow_table_top(ctx);
 	uint64_t n = 0;
 	uint32_t i, r;
 
-	for (i = 0; i < ctx->ft.nb_entries; i++) {
+	for (i = 0; i < top; i++) {
 		r = ctx->ft.entries[i].ref;
 		if (r != TP_REF_FREE && (r & TP_REF_COUNT_MASK) != 0)
 			n++;
