@@ -30,6 +30,9 @@ struct tp_ctl {
 	uint64_t phase_tsc;		/**< When the phase last changed. */
 	uint64_t stop_tsc;		/**< When the run was asked to stop. */
 	uint64_t ctl_next_tsc;		/**< Next control tick. */
+	uint64_t stop_check_tsc;	/**< Next check between ticks of
+					 * whether the run is over.
+					 */
 	uint64_t stats_next_tsc;	/**< Next stats screen. */
 	uint64_t rx_seen;		/**< RX total at the last tick. */
 	uint64_t rx_change_tsc;		/**< When it last changed. */
