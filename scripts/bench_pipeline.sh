@@ -28,6 +28,7 @@
 #
 #   bash scripts/bench_pipeline.sh [--dpdk VERSION] [--quick] [--reps N]
 #        [--secs S] [--no-aging] [--no-ipfix] [--prepare]
+#        [--programs "NAME..."] [--rep R]
 #
 #   --dpdk VERSION: run on that DPDK (scripts/dpdk.sh builds it once into
 #   its cache; without it, the DPDK of PKG_CONFIG_PATH, else Debian's
@@ -37,6 +38,12 @@
 #
 #   --prepare: only build the fair l2fwd-event and write the captures
 #   (1M/4M: ~3 min, once), so that a later run measures at once.
+#
+#   --programs: only these of the forwarding and churn programs (PROGS
+#   below), in that order. --rep R: only repetition R of the N, keeping
+#   the logs of the others, and the report over every repetition there
+#   is so far: scripts/bench_fwd_versions.sh interleaves the repetitions
+#   of two DPDK versions this way.
 #
 #   full:   5 repetitions of 10 s, aging 1M and 4M x 3 reps (~15-20 min,
 #           plus ~3 min once to write the captures)
@@ -76,6 +83,8 @@ SECS=10
 AGING=1
 IPFIX=1
 PREPARE=0
+ONLY_PROGS=""
+ONLY_REP=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) QUICK=1; REPS=2; SECS=5 ;;
@@ -84,14 +93,33 @@ while [ $# -gt 0 ]; do
 	--no-aging) AGING=0 ;;
 	--no-ipfix) IPFIX=0 ;;
 	--prepare) PREPARE=1 ;;
+	--programs) [ $# -ge 2 ] || { echo "bench_pipeline: --programs needs a list" >&2; exit 2; }
+		ONLY_PROGS=$2; shift ;;
+	--rep) [ $# -ge 2 ] || { echo "bench_pipeline: --rep needs a number" >&2; exit 2; }
+		ONLY_REP=$2; shift ;;
 	[0-9]*) SECS=$1 ;;	# the old positional form: seconds per run
 	*) echo "bench_pipeline: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
 done
-case "$REPS$SECS" in *[!0-9]*)
-	echo "bench_pipeline: --reps and --secs take integers" >&2; exit 2 ;;
+case "$REPS$SECS$ONLY_REP" in *[!0-9]*)
+	echo "bench_pipeline: --reps, --secs and --rep take integers" >&2; exit 2 ;;
 esac
+[ -z "$ONLY_REP" ] || { [ "$ONLY_REP" -ge 1 ] && [ "$ONLY_REP" -le "$REPS" ]; } ||
+	{ echo "bench_pipeline: --rep R needs 1 <= R <= --reps" >&2; exit 2; }
+# Programs of the forwarding and churn figures, run in this order in
+# every repetition.
+PROGS="l2fwd tp_direct_lazy tp_direct_every tp_rte_lazy tp_rte_every"
+PROGS="$PROGS churn_direct churn_rte"
+if [ -n "$ONLY_PROGS" ]; then
+	for p in $ONLY_PROGS; do
+		case " $PROGS " in *" $p "*) ;; *)
+			echo "bench_pipeline: unknown program '$p' (one of: $PROGS)" >&2
+			exit 2 ;;
+		esac
+	done
+	PROGS=$ONLY_PROGS
+fi
 [ "$SECS" -ge 4 ] || { echo "bench_pipeline: --secs >= 4" >&2; exit 2; }
 export BUILD_DIR
 # BENCH_SKIP_SETUP=1: use the binaries already in BUILD_DIR as they are.
@@ -105,8 +133,9 @@ if [ "$(id -u)" = 0 ]; then
 	done
 fi
 mkdir -p "$OUT" "$CAPS"
-rm -rf "$OUT/pipeline_logs"
 LOGS=$OUT/pipeline_logs
+# One repetition of several (--rep): the others' logs stay.
+[ -n "$ONLY_REP" ] || rm -rf "$LOGS"
 mkdir -p "$LOGS"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
@@ -193,10 +222,6 @@ run_tp() { # run_tp LOG ADAPTER REFRESH [OPTIONS...]
 		--duration "$SECS" "$@" > "$log" 2>&1 || true
 }
 
-# Programs of the forwarding and churn figures, run in this order in
-# every repetition.
-PROGS="l2fwd tp_direct_lazy tp_direct_every tp_rte_lazy tp_rte_every"
-PROGS="$PROGS churn_direct churn_rte"
 run_prog() { # run_prog NAME LOG
 	case $1 in
 	l2fwd) run_l2fwd "$2" ;;
@@ -220,7 +245,7 @@ run_prog() { # run_prog NAME LOG
 trap 'bench_hop_stop' EXIT
 
 t_start=$(date +%s)
-for r in $(seq 1 "$REPS"); do
+for r in $(seq "${ONLY_REP:-1}" "${ONLY_REP:-$REPS}"); do
 	for p in $PROGS; do
 		echo "== rep $r/$REPS: $p ($SECS s)"
 		case $p in
