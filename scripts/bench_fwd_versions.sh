@@ -8,7 +8,7 @@
 # repetition of every version after the other, the order alternating
 # (A B, B A, A B, ...), so that each version meets the machine's phases as
 # often as the other (on a VM the host moves the vCPUs, and every program
-# forwards at two rates by it: docs/bench.rst, "Forwarding by CPU
+# forwards at two rates by it: docs/bench.rst, "forwarding by CPU
 # distance"). Each version's report is bench_pipeline.sh's over its
 # repetitions, with the rates and ratios at each distance;
 # tools/bench_fwd_versions.py puts them side by side and says whether the

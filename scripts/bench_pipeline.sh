@@ -39,8 +39,8 @@
 #   --prepare: only build the fair l2fwd-event and write the captures
 #   (1M/4M: ~3 min, once), so that a later run measures at once.
 #
-#   --programs: only these of the forwarding and churn programs (PROGS
-#   below), in that order. --rep R: only repetition R of the N, keeping
+#   --programs: only these of the forwarding and churn programs (PROGS,
+#   after the options), in that order. --rep R: only repetition R of the N, keeping
 #   the logs of the others, and the report over every repetition there
 #   is so far: scripts/bench_fwd_versions.sh interleaves the repetitions
 #   of two DPDK versions this way.

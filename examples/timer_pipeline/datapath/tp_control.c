@@ -37,9 +37,9 @@
  * asked every TP_STOP_CHECK_US instead, the rest of the tick's work
  * staying per TP_CONTROL_MS: the end of a short capture's run waited up
  * to two ticks for it (about 17 ms of a 10-packet capture's 170), and
- * each run's end half a tick on average. A check is a sum of the counters and a
- * read of the ports' (a few microseconds, a few tenths of a percent of
- * the main lcore's time).
+ * each run's end half a tick on average. A check is a sum of the
+ * counters and a read of the ports' (a few microseconds, a few tenths of
+ * a percent of the main lcore's time).
  */
 #define TP_STOP_CHECK_US 1000
 #define TP_FLUSH_CHUNK 8192		/* entries walked per call */

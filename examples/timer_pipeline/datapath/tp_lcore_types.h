@@ -66,8 +66,9 @@ struct tp_lcore {
 	struct rte_eth_dev_tx_buffer *txb[RTE_MAX_ETHPORTS]; /**< TX buffer. */
 	uint32_t evict_cursor;		/**< Eviction sampling position. */
 	uint32_t pos_top;		/**< RX: above every position this
-					 * lcore added a key at (the walks
-					 * at the end stop at the highest).
+					 * lcore initialised a flow at (the
+					 * walks at the end stop at the
+					 * highest: tp_flow_table_top()).
 					 */
 	uint16_t nb_held;		/**< Events of the last dequeue. */
 	uint32_t stashed;		/**< Replay: packets not yet due. */
