@@ -97,7 +97,7 @@ RMEM0=""
 cleanup() {
 	[ -n "$NFPID" ] && kill "$NFPID" 2>/dev/null
 	[ -n "$RMEM0" ] && echo "$RMEM0" >/proc/sys/net/core/rmem_max
-	rm -rf "$WORK"
+	rm -rf "$WORK" "/var/run/dpdk/bench_ipfix_$$"
 }
 trap cleanup EXIT
 

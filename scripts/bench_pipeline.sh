@@ -242,7 +242,8 @@ run_prog() { # run_prog NAME LOG
 # forward at two rates according to it (docs/bench.rst); the report
 # compares them at each distance too. Not during the churn runs, whose
 # lateness the samples' wake-ups would add to.
-trap 'bench_hop_stop' EXIT
+# The runs' EAL runtime folder (--no-huge's --file-prefix) goes at exit.
+trap 'bench_hop_stop; rm -rf "/var/run/dpdk/bench_pipeline_$$"' EXIT
 
 t_start=$(date +%s)
 for r in $(seq "${ONLY_REP:-1}" "${ONLY_REP:-$REPS}"); do

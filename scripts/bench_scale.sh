@@ -198,6 +198,7 @@ SINKPID=""
 cleanup() {
 	[ -n "$SINKPID" ] && kill "$SINKPID" 2>/dev/null
 	rm -f /dev/shm/bench_scale_$$.flows
+	rm -rf "/var/run/dpdk/bench_scale_$$"
 }
 trap cleanup EXIT
 

@@ -16,7 +16,8 @@ build=$1
 src=$(cd "$(dirname "$0")/../.." && pwd)
 bin="$build/app/timer_bench/dpdk-timer_bench"
 out=$(mktemp -d "${TMPDIR:-/tmp}/tp_bench.XXXXXX")
-trap 'rm -rf "$out"' EXIT
+# The run's EAL runtime folder goes too.
+trap 'rm -rf "$out" "/var/run/dpdk/tp_bench_$$"' EXIT
 SUITE=bench_smoke
 . "$src/tests/check.sh"
 
