@@ -49,6 +49,18 @@ case "$REPS$SECS" in ''|*[!0-9]*)
 esac
 [ "$REPS" -ge 1 ] || { echo "bench_fwd_versions: --reps >= 1" >&2; exit 2; }
 [ ${#VERSIONS[@]} -gt 0 ] || VERSIONS=(debian 25.11.2)
+# Each version once (its output folder is its name), and each one there
+# before anything is measured: a DPDK of ../shared/dpdk is built into
+# its cache now if it is not yet (scripts/dpdk.sh).
+seen=" "
+for v in "${VERSIONS[@]}"; do
+	case $seen in *" $v "*)
+		echo "bench_fwd_versions: version '$v' given twice" >&2; exit 2 ;;
+	esac
+	seen="$seen$v "
+	[ "$v" = debian ] || bash scripts/dpdk.sh "$v" >/dev/null ||
+		{ echo "bench_fwd_versions: no DPDK $v (scripts/dpdk.sh)" >&2; exit 1; }
+done
 PROGS="l2fwd tp_direct_lazy tp_direct_every"
 OUT=${BENCH_OUT:-bench/fwd_versions}
 PY=/usr/bin/python3
