@@ -286,15 +286,14 @@ tp_control_poll(struct tp_ctx *ctx, struct tp_lcore *lc, uint64_t now)
 		else if (ctx->phase == TP_PHASE_RUN &&
 			 now >= ctx->ctl.stop_check_tsc &&
 			 (ctx->cfg->stop_when_done || ctx->cfg->flush_at_eof)) {
-			ctx->ctl.stop_check_tsc = now + tp_ns_to_cycles(
-				TP_STOP_CHECK_US * 1000, ctx->hz);
+			ctx->ctl.stop_check_tsc = now + ctx->hz / 1000000 *
+				TP_STOP_CHECK_US;
 			tp_control_phase(ctx, lc, now);
 		}
 		return;
 	}
 	ctx->ctl.ctl_next_tsc = now + ctx->hz / 1000 * TP_CONTROL_MS;
-	ctx->ctl.stop_check_tsc = now + tp_ns_to_cycles(TP_STOP_CHECK_US *
-							1000, ctx->hz);
+	ctx->ctl.stop_check_tsc = now + ctx->hz / 1000000 * TP_STOP_CHECK_US;
 	tp_record_drain(ctx);
 	tp_trace_drain(ctx);
 	tp_flow_reclaim(ctx);
