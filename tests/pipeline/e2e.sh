@@ -327,19 +327,27 @@ for path in inline events; do
 done
 
 # RX's new flows spread after a late expiry (datapath/tp_rx_hold.h): the
-# layout and slow worker above, 30,000 one-packet flows that end 2 ms
-# after they came. Expiries run late at once; whenever the hold lifts,
-# RX could read thousands of new flows in the tick, more than the share
-# its recent average gives it, and is held for the rest of the tick
-# (rx_spread_polls). Every flow still ends once.
+# layout and slow worker above, replayed at the capture's pace: two waves
+# of 30,000 one-packet flows at 1M flows/s, the second 300 ms after the
+# first, each flow ending 2 ms after it came. Expiries run late in the
+# first wave; the second comes within the spread's 1,024 ticks after the
+# last late one, faster than the share the first wave's fading peak
+# gives RX, and RX is held for the rest of each tick (rx_spread_polls).
+# The pause makes that so however the lcores are scheduled: one wave,
+# read unpaced, was all read in one CI run before any expiry ran late
+# (its expiries 131 to 163 ms late, no spread). Every flow still ends once.
 $GEN -o "$WORK/spread.pcap" --seed 13 --flows 30000 --pkts 1 --mix udp=1 \
-	--flow-interval-ms 0.001 >/dev/null 2>&1
+	--flow-interval-ms 0.001 --start 1700000000 >/dev/null 2>&1
+$GEN -o "$WORK/spread2.pcap" --seed 14 --flows 30000 --pkts 1 --mix udp=1 \
+	--flow-interval-ms 0.001 --start 1700000000.3 >/dev/null 2>&1
+# The second wave's packets behind the first's (a pcap header is 24 bytes).
+tail -c +25 "$WORK/spread2.pcap" >>"$WORK/spread.pcap"
 name=rx_spread_inline
 TP_LCORES="--lcores 0@0,1@1,2@0 -S 1" tp_pcap_run "$WORK/$name.log" \
 	"$WORK/spread.pcap" "$WORK/$name.pcap" \
-	--flow-log "$WORK/$name.json" --fwd-mode drop --flows 32768 \
+	--flow-log "$WORK/$name.json" --fwd-mode drop --flows 65536 \
 	--rx-lcores 0 --worker-lcores 2 --timer-tick 1ms --tmo-udp 2ms \
-	--packet-path inline --fault-worker-delay-us 100
+	--packet-path inline --fault-worker-delay-us 100 --replay-pace
 rc=$?
 read -r spread held created <<<"$(tp_nums "$WORK/$name.log" \
 	rx_spread_polls rx_held_polls flows_created)"
@@ -347,8 +355,8 @@ echo "    $name: rx_spread_polls $spread rx_held_polls $held"
 if ! tp_clean_exit $rc "$WORK/$name.log"; then
 	tp_fail $name "exit status $rc or exactly-once check failed" \
 		"$WORK/$name.log"
-elif ! tp_expect "flows" "$created" eq 30000 ||
-     ! tp_expect "log lines" "$(wc -l <"$WORK/$name.json")" eq 30000 ||
+elif ! tp_expect "flows" "$created" eq 60000 ||
+     ! tp_expect "log lines" "$(wc -l <"$WORK/$name.json")" eq 60000 ||
      ! tp_expect "RX polls held back" "$held" gt 0 ||
      ! tp_expect "RX polls past the tick's share" "$spread" gt 0; then
 	tp_fail $name "$TP_WHY" "$WORK/$name.log"
