@@ -439,9 +439,10 @@ tp_c_checks() {
 # Ended flows' slots go back to rte_hash in batches under one RCU token,
 # parked when the defer queue is full (datapath/tp_flow_slot.c): none
 # before the reader reports, every one after (tests/pipeline/flow_slots.c,
-# built by tests/meson.build).
+# built by tests/meson.build). Its EAL runtime folder is the suite's (the
+# exit removes it): without a prefix, EAL left /var/run/dpdk/rte behind.
 tp_c_checks flow_slots flow_slots --no-huge -m 256 --no-shconf --no-pci -l 0 \
-	--log-level=lib.eal:warning
+	--file-prefix "${TP_PREFIX}_0" --log-level=lib.eal:warning
 
 # RX paced by the record writer (datapath/tp_rx_hold.h): unpaced up to
 # the backlog, then as many new flows as the writer took records, shared
