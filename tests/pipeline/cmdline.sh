@@ -221,7 +221,7 @@ for entry in "${PLUGIN[@]}"; do
 		timeout -k 2 20 "$TP_BIN" -- "${args[@]}" >"$log" 2>&1
 	else
 		timeout -k 2 20 "$TP_BIN" -l 0-1 "${args[@]}" --no-huge -m 256 \
-			--no-pci --file-prefix "${TP_PREFIX}_plugin" \
+			--no-pci --file-prefix "${TP_PREFIX}_0" \
 			--vdev=event_sw0 --vdev=net_null0 -- >"$log" 2>&1
 	fi
 	rc=$?
@@ -247,11 +247,12 @@ done
 # Options with a d in them, and a short option's value that begins with
 # -d, are no plugin: --vdev and --huge-dir, and -m's value (EAL refuses
 # "-d1" as a size; the point is that it gets there). Exit 2 from EAL, with
-# EAL's messages and no refusal of ours.
+# EAL's messages and no refusal of ours. The suite's prefix: EAL makes its
+# runtime folder even in memory, and the suite's exit removes it.
 log=$WORK/plugin_none.log
 timeout -k 2 30 "$TP_BIN" -l 0-1 -S 1 --in-memory --no-huge --no-pci \
-	--huge-dir /dev/null -m -d1 --vdev=event_sw0 --vdev=net_null0 \
-	-- --probe-ports >"$log" 2>&1
+	--huge-dir /dev/null -m -d1 --file-prefix "${TP_PREFIX}_0" \
+	--vdev=event_sw0 --vdev=net_null0 -- --probe-ports >"$log" 2>&1
 if [ $tp_linked = static ] &&
    { grep -q 'built in' "$log" || ! grep -q '^EAL:' "$log"; }; then
 	tp_fail plugin_none.not_refused "a plain EAL command was refused" "$log"
