@@ -17,6 +17,7 @@ failed.
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -164,6 +165,7 @@ class Report(unittest.TestCase):
         runs the CPUs are near all along, in the others far. l2fwd
         forwards 6 near and 4 far, the pipeline 5 % more at each."""
         d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d, True)
         rate = {("l2fwd", True): 6.0e6, ("l2fwd", False): 4.0e6,
                 ("tp_direct_lazy", True): 6.3e6,
                 ("tp_direct_lazy", False): 4.2e6}
@@ -216,6 +218,7 @@ class Report(unittest.TestCase):
 
     def test_no_samples(self):
         d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d, True)
         with open(os.path.join(d, "l2fwd.1.log"), "w") as f:
             f.write(l2fwd_log([6.0e6] * 8))
         args = argparse.Namespace(

@@ -17,6 +17,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import sys
 import tempfile
 import unittest
@@ -56,6 +57,7 @@ def report(dpdk, l2fwd, lazy, near=None, far=None):
 class FwdVersions(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir, True)
 
     def write(self, name, doc):
         path = os.path.join(self.dir, name)
