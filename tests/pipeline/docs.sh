@@ -70,8 +70,10 @@ else
 	tp_fail docs_build "scripts/docs.sh failed" "$WORK/docs.log"
 fi
 
-# browser: the built pages as chromium shows them.
-if tests/pipeline/docs_browser.py "$WORK/docs/html" \
+# browser: the built pages as chromium shows them. Its temporary files
+# (a profile's singleton socket folder, which it leaves in TMPDIR) go
+# with the suite's work folder.
+if TMPDIR=$WORK tests/pipeline/docs_browser.py "$WORK/docs/html" \
 	lib_timer_adapter/timer_adapter.h "$TP_BUILD/docs" \
 	>"$WORK/browser.log" 2>&1; then
 	grep '^TIME' "$WORK/browser.log"
