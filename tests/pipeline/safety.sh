@@ -9,11 +9,13 @@
 #   through a hard link, through a symbolic link to its directory, as
 #   "./x" or through "..": each input is byte for byte intact afterwards;
 #   character devices (/dev/null) are outside that rule;
-# - a record file that fills (a full /dev/full, a small tmpfs in a private
-#   mount namespace, RLIMIT_FSIZE) gives exit status 3, one message with
-#   the error's strerror, the check's per-sink terms adding up (ended ==
-#   written + not written) without PASSED, and a file of whole records
-#   only; net_pcap's tx_pcap filling gives exit status 3 too;
+# - a record file that fills (a full /dev/full, a small tmpfs or ext4 in
+#   a private mount namespace, RLIMIT_FSIZE) gives exit status 3, one
+#   message with the error's strerror, the check's per-sink terms adding
+#   up (ended == written + not written) without PASSED, and a file of
+#   whole records only; net_pcap's tx_pcap filling gives exit status 3 too;
+# - a flow log on ext4 has space taken past its end while the run writes
+#   it, and none once the run has ended;
 # - the stats JSON failing is a warning and a count (exit 0); the summary
 #   JSON failing is exit 1.
 # The symbolic-link and file-mode rules are in security.sh.
@@ -285,6 +287,113 @@ if [ $TMPFS = 1 ]; then
 		tp_fail tx_pcap_enospc_tmpfs "$TP_WHY" "$log"
 	else
 		tp_pass tx_pcap_enospc_tmpfs
+	fi
+fi
+
+# ext4, where a record file takes its space ahead (records/tp_sink.c): an
+# ext4 image (TP_EXT4_IMG) loop-mounted on $WORK/mnt in a private mount
+# namespace, its files copied to $WORK/saved_ext4 before it goes away.
+# With TP_EXT4_WATCH=N the run goes on until the flow log f.json holds N
+# lines; its size and space ("SIZE BLOCKS BLOCK-BYTES") are then noted in
+# ext4_open.txt, and in ext4_closed.txt once a SIGINT has ended the run.
+cat >"$WORK/in_ext4.sh" <<EOF
+#!/bin/sh
+exec unshare -m sh -c 'mount -o loop "\$TP_EXT4_IMG" "$WORK/mnt" || exit 99
+if [ -z "\$TP_EXT4_WATCH" ]; then
+	"\$0" "\$@"; rc=\$?
+else
+	"\$0" "\$@" & pid=\$!
+	i=0
+	while [ \$i -lt 300 ] && kill -0 \$pid 2>/dev/null &&
+	      [ "\$(cat "$WORK/mnt/f.json" 2>/dev/null | wc -l)" -lt \
+		"\$TP_EXT4_WATCH" ]; do
+		sleep 0.1; i=\$((i + 1))
+	done
+	stat -c "%s %b %B" "$WORK/mnt/f.json" >"$WORK/ext4_open.txt"
+	kill -INT \$pid; wait \$pid; rc=\$?
+	stat -c "%s %b %B" "$WORK/mnt/f.json" >"$WORK/ext4_closed.txt"
+fi
+cp -a "$WORK/mnt/." "$WORK/saved_ext4/"; exit \$rc' "$REAL_BIN" "\$@"
+EOF
+chmod +x "$WORK/in_ext4.sh"
+mkdir -p "$WORK/saved_ext4"
+
+# ext4_image FILE SIZE MKFS-OPTIONS...: an empty ext4 file system in FILE.
+ext4_image() {
+	local img=$1 size=$2
+	shift 2
+	rm -f "$img"
+	truncate -s "$size" "$img" && mkfs.ext4 -q -F "$@" "$img"
+}
+
+EXT4=1
+if ! ext4_image "$WORK/tiny.ext4" 96k -b 1024 -N 16 -m 0 -O ^has_journal \
+	2>"$WORK/mkfs.err" ||
+   ! unshare -m sh -c "mount -o loop '$WORK/tiny.ext4' '$WORK/mnt'" \
+	2>"$WORK/unshare.err"; then
+	EXT4=0
+	tp_fail ext4_mount "cannot make and loop-mount an ext4 image in a \
+private mount namespace: $(cat "$WORK/mkfs.err" "$WORK/unshare.err")"
+fi
+
+# A flow log that fills an ext4 (72 KB free; the capture's records take
+# about 100 KB): what it took ahead is its own space, and every record
+# that does not fit is counted.
+if [ $EXT4 = 1 ]; then
+	log=$WORK/flow_log_enospc_ext4.log
+	TP_BIN=$WORK/in_ext4.sh
+	TP_EXT4_IMG=$WORK/tiny.ext4 tp_pcap_run "$log" "$BIG" /dev/null \
+		--flow-log "$WORK/mnt/f.json"
+	RC=$?
+	TP_BIN=$REAL_BIN
+	lost_run flow_log_enospc_ext4 "$log" --flow-log \
+		"No space left on device" &&
+		flow_log_adds_up flow_log_enospc_ext4 "$log" \
+			"$WORK/saved_ext4/f.json"
+fi
+
+# While the run writes, the flow log has space past its end (taken 32 MB
+# at a time); after the exit it has no more than its size in whole
+# blocks, and every record.
+if [ $EXT4 = 1 ]; then
+	log=$WORK/flow_log_space_ext4.log
+	rm -rf "$WORK/saved_ext4" "$WORK/ext4_open.txt" "$WORK/ext4_closed.txt"
+	mkdir -p "$WORK/saved_ext4"
+	if ext4_image "$WORK/space.ext4" 64M -b 4096 2>"$WORK/mkfs.err"; then
+		TP_BIN=$WORK/in_ext4.sh
+		tp_eal
+		TP_EXT4_IMG=$WORK/space.ext4 TP_EXT4_WATCH=300 tp_run "$log" 90 \
+			"${EAL[@]}" --vdev=event_sw0 \
+			"--vdev=net_pcap0,rx_pcap=$BIG,tx_pcap=/dev/null" -- \
+			"${TMO_ARGS[@]}" -T 0 --idle-sleep-us 50 --flows 4096 \
+			--flow-log "$WORK/mnt/f.json"
+		RC=$?
+		TP_BIN=$REAL_BIN
+	else
+		RC=mkfs
+	fi
+	read -r osize oblocks obytes <"$WORK/ext4_open.txt"
+	read -r csize cblocks cbytes <"$WORK/ext4_closed.txt"
+	written=$(tp_num "$log" records_written)
+	lines=$(wc -l <"$WORK/saved_ext4/f.json")
+	if [ "$RC" = mkfs ]; then
+		tp_fail flow_log_space_ext4 "mkfs.ext4: $(cat "$WORK/mkfs.err")"
+	elif ! tp_clean_exit "$RC" "$log"; then
+		tp_fail flow_log_space_ext4 "exit status $RC, want 0 and PASSED" \
+			"$log"
+	elif ! tp_numbers osize="$osize" oblocks="$oblocks" \
+		obytes="$obytes" csize="$csize" cblocks="$cblocks" \
+		cbytes="$cbytes" written="$written" lines="$lines"; then
+		tp_fail flow_log_space_ext4 "$TP_WHY" "$log"
+	elif ! tp_expect "lines while it ran" "$lines" ge 300 ||
+	     ! tp_expect "space while it ran (bytes)" \
+		$((oblocks * obytes)) ge $((osize + (16 << 20))) ||
+	     ! tp_expect "space after the exit (bytes)" \
+		$((cblocks * cbytes)) le $(((csize + 4095) / 4096 * 4096)) ||
+	     ! tp_expect "records in the file" "$lines" eq "$written"; then
+		tp_fail flow_log_space_ext4 "$TP_WHY" "$log"
+	else
+		tp_pass flow_log_space_ext4
 	fi
 fi
 

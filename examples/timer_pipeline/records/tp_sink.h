@@ -46,6 +46,8 @@ struct tp_sink {
 	off_t keep;		/**< Page cache kept behind the end. */
 	off_t drop_from;	/**< Page cache dropped below this. */
 	off_t drop_next;	/**< Where the last drop ended. */
+	bool prealloc;		/**< Space is taken ahead (ext4). */
+	off_t alloc_end;	/**< Space taken up to here. */
 	int err;		/**< First error (errno), 0 if none. */
 	uint64_t written;	/**< Records in the file (atomic store). */
 	uint64_t not_written;	/**< Records lost (atomic store). */
