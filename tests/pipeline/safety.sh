@@ -218,17 +218,21 @@ if ! unshare -m sh -c "mount -t tmpfs -o size=16k tmpfs '$WORK/mnt'" \
 namespace: $(cat "$WORK/unshare.err")"
 fi
 
-if [ $TMPFS = 1 ]; then
-	log=$WORK/flow_log_enospc.log
-	TP_BIN=$WORK/in_tmpfs.sh
+# flow_log_fills NAME WRAPPER SAVED: the capture's records to the flow log
+# $WORK/mnt/f.json, run through WRAPPER, which fills it (No space left on
+# device); SAVED: the file as the run left it.
+flow_log_fills() {
+	local name=$1 log=$WORK/$1.log
+	TP_BIN=$2
 	tp_pcap_run "$log" "$BIG" "$WORK/o.pcap" --flow-log "$WORK/mnt/f.json"
 	RC=$?
 	TP_BIN=$REAL_BIN
-	lost_run flow_log_enospc_tmpfs "$log" --flow-log \
-		"No space left on device" &&
-		flow_log_adds_up flow_log_enospc_tmpfs "$log" \
-			"$WORK/saved/f.json"
-fi
+	lost_run "$name" "$log" --flow-log "No space left on device" &&
+		flow_log_adds_up "$name" "$log" "$3"
+}
+
+[ $TMPFS = 1 ] && flow_log_fills flow_log_enospc_tmpfs "$WORK/in_tmpfs.sh" \
+	"$WORK/saved/f.json"
 
 if [ $TMPFS = 1 ] && [ $HAVE_IPFIX = 1 ]; then
 	log=$WORK/ipfix_file_enospc.log
@@ -341,18 +345,8 @@ fi
 # A flow log that fills an ext4 (72 KB free; the capture's records take
 # about 100 KB): what it took ahead is its own space, and every record
 # that does not fit is counted.
-if [ $EXT4 = 1 ]; then
-	log=$WORK/flow_log_enospc_ext4.log
-	TP_BIN=$WORK/in_ext4.sh
-	TP_EXT4_IMG=$WORK/tiny.ext4 tp_pcap_run "$log" "$BIG" /dev/null \
-		--flow-log "$WORK/mnt/f.json"
-	RC=$?
-	TP_BIN=$REAL_BIN
-	lost_run flow_log_enospc_ext4 "$log" --flow-log \
-		"No space left on device" &&
-		flow_log_adds_up flow_log_enospc_ext4 "$log" \
-			"$WORK/saved_ext4/f.json"
-fi
+[ $EXT4 = 1 ] && TP_EXT4_IMG=$WORK/tiny.ext4 flow_log_fills \
+	flow_log_enospc_ext4 "$WORK/in_ext4.sh" "$WORK/saved_ext4/f.json"
 
 # space_ext4 NAME SIZE: the run writes its flow log on an ext4 of SIZE
 # until the log holds a line per flow of the capture, then ends by SIGINT.
