@@ -350,9 +350,9 @@ fi
 
 # space_ext4 NAME SIZE: the run writes its flow log on an ext4 of SIZE
 # until the log holds a line per flow of the capture, then ends by SIGINT.
-# While it ran the log had space past its end (taken 32 MB at a time;
-# 16 MB at least, as much as the file system had if less); after the exit
-# it has no more than its size in whole blocks, and every record.
+# While it ran the log had 16 MB or more of space past its end (taken 32
+# MB at a time, or what the file system had); after the exit it has no
+# more than its size in whole blocks, and every record.
 space_ext4() {
 	local name=$1 size=$2 log osize oblocks obytes olines csize cblocks \
 		cbytes written lines rc

@@ -95,9 +95,7 @@ tp_sink_alloc_ahead(struct tp_sink *s, size_t len)
 {
 	const off_t end = s->size + (off_t)len;
 
-	if (!s->prealloc || end <= s->alloc_end)
-		return;
-	while (s->alloc_end < end) {
+	while (s->prealloc && s->alloc_end < end) {
 		const int ret = fallocate(s->fd, FALLOC_FL_KEEP_SIZE,
 					  s->alloc_end, TP_SINK_ALLOC_STEP);
 
@@ -105,10 +103,7 @@ tp_sink_alloc_ahead(struct tp_sink *s, size_t len)
 		 * keeps what it found before ENOSPC): the close trims it.
 		 */
 		s->alloc_end += TP_SINK_ALLOC_STEP;
-		if (ret != 0) {
-			s->prealloc = false;
-			return;
-		}
+		s->prealloc = ret == 0;
 	}
 }
 
@@ -119,7 +114,6 @@ tp_sink_alloc_trim(struct tp_sink *s)
 	if (s->alloc_end > s->size && ftruncate(s->fd, s->size) != 0)
 		TP_LOG(WARNING, "%s '%s': the space taken ahead stays: %s",
 		       s->opt, s->path, strerror(errno));
-	s->alloc_end = 0;
 }
 
 static void
