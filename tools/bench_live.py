@@ -158,6 +158,7 @@ def trial_softflowd(a, pps, tmp, n):
     def num(label):
         m = re.search(label + r": (\d+)", st)
         return int(m.group(1)) if m else None
+    os.unlink(log)
     rcvd = num("Packets received by libpcap")
     dropped = (num("Packets dropped by libpcap") or 0) + \
         (num("Packets dropped by interface") or 0)
