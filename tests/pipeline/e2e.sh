@@ -409,16 +409,18 @@ done
 # The flow table's writers (datapath/tp_flow_table.c): one lcore holding
 # the RX, worker and control roles (records_direct, lcore 0) makes the
 # hash single-writer; RX and worker on lcores of their own (the runs
-# above, each exact) keep it multi-writer.
+# above, each exact) keep it multi-writer. Either way the table hands
+# out the free slots itself, the last freed first.
 name=table_writers
-if ! grep -q 'flow table: .*, one writer lcore, ' \
+if ! grep -q 'freed slots reused last first, one writer lcore, ' \
 	"$WORK/records_direct.log"; then
 	tp_fail $name "want one writer lcore with lcore 0 main, RX and" \
-		"worker" "$WORK/records_direct.log"
-elif ! grep -q 'flow table: .*, several writer lcores, ' \
+		"worker, slots reused last first" "$WORK/records_direct.log"
+elif ! grep -q 'freed slots reused last first, several writer lcores, ' \
 	"$WORK/rx_held_back_inline.log"; then
 	tp_fail $name "want several writer lcores with RX on lcore 0 and" \
-		"the worker on lcore 2" "$WORK/rx_held_back_inline.log"
+		"the worker on lcore 2, slots reused last first" \
+		"$WORK/rx_held_back_inline.log"
 else
 	tp_pass $name
 fi
@@ -442,10 +444,10 @@ tp_c_checks() {
 	fi
 }
 
-# Ended flows' slots go back to rte_hash in batches under one RCU token,
-# parked when the defer queue is full (datapath/tp_flow_slot.c): none
-# before the reader reports, every one after (tests/pipeline/flow_slots.c,
-# built by tests/meson.build). Its EAL runtime folder is the suite's (the
+# Ended flows' slots come back in batches under one RCU token, parked
+# when the defer queue is full (datapath/tp_flow_slot.c): none before the
+# reader reports, every one after, and out again last first
+# (tests/pipeline/flow_slots.c, built by tests/meson.build). Its EAL runtime folder is the suite's (the
 # exit removes it): without a prefix, EAL left /var/run/dpdk/rte behind.
 tp_c_checks flow_slots flow_slots --no-huge -m 256 --no-shconf --no-pci -l 0 \
 	--file-prefix "${TP_PREFIX}_0" --log-level=lib.eal:warning

@@ -263,15 +263,14 @@ tp_flow_evict(struct tp_ctx *ctx, struct tp_lcore *lc)
 	struct tp_flow_table *ft = &ctx->ft;
 	struct tp_flow *f, *victim = NULL;
 	uint64_t oldest = UINT64_MAX, t;
-	uint32_t c = lc->evict_cursor % ft->nb_entries;
+	const uint32_t top = tp_flow_table_reach(ft);
+	uint32_t c = lc->evict_cursor % top;
 	unsigned int i, seen = 0;
 
-	/* The table is full, so live entries are dense: the scan is short
-	 * unless --flows is tiny next to the per-lcore slot caches.
-	 */
-	for (i = 0; i < ft->nb_entries && seen < TP_EVICT_SAMPLE; i++) {
+	/* The table is full, live entries dense below top: a short scan. */
+	for (i = 0; i < top && seen < TP_EVICT_SAMPLE; i++) {
 		f = &ft->entries[c];
-		c = c + 1 == ft->nb_entries ? 0 : c + 1;
+		c = c + 1 == top ? 0 : c + 1;
 		if (!tp_ref_is_live(__atomic_load_n(&f->ref,
 						    __ATOMIC_RELAXED)))
 			continue;
@@ -301,11 +300,11 @@ tp_flow_add(struct tp_ctx *ctx, struct tp_lcore *lc,
 	    (ctx->cfg->table_full == TP_FULL_DROP ||
 	     !tp_flow_evict(ctx, lc)))
 		goto full;
-	pos = rte_hash_add_key_with_hash(ft->h, key, sig);
+	pos = tp_flow_slot_add(ctx, lc, key, sig);
 	if (pos == -ENOSPC) {
 		/* Slots of ended flows may be waiting for a grace period. */
 		tp_flow_reclaim(ctx);
-		pos = rte_hash_add_key_with_hash(ft->h, key, sig);
+		pos = tp_flow_slot_add(ctx, lc, key, sig);
 	}
 	if (pos >= 0)
 		return pos;

@@ -3,18 +3,22 @@
  */
 
 /*
- * Ended flows' slots on their way back to rte_hash. Each takes a
- * grace-period token as it ends; TP_SLOT_BATCH at a time (or fewer, at
- * each reclaim) those past it go back at once and the rest go on the RCU
- * defer queue as one element under one token. The queue holds as many
- * batches as the table has room beyond --flows for slots, twice over
- * (the slots waiting are bounded by the packets and timer events in
+ * Ended flows' slots on their way back, and out again to new flows. Each
+ * takes a grace-period token as it ends; TP_SLOT_BATCH at a time (or
+ * fewer, at each reclaim) those past it go back at once and the rest go
+ * on the RCU defer queue as one element under one token. The queue holds
+ * as many batches as the table has room beyond --flows for slots, twice
+ * over (the slots waiting are bounded by the packets and timer events in
  * flight, not by the table: tp_flow_room()). Should readers be slow to
  * report and more wait, a slot is parked in its own entry (its record is
  * written, the counters are free to hold a token and a link) and
  * returned once its grace period has passed: none is lost, and no lcore
  * waits (an RX lcore must not: the grace period may need its own
- * report).
+ * report). Returned, a position goes to the table's free positions, the
+ * last freed first out again to an RX lcore's new flow (ft->lifo:
+ * tp_flow_table.c, "Free positions"), or else to rte_hash. The way back
+ * and the RX lcores' takes run under ft->reclaim_lock; what an RX lcore
+ * took is its own.
  */
 
 #include <inttypes.h>
@@ -28,7 +32,9 @@
 #include "tp_ctx.h"
 #include "datapath/tp_flow_slot.h"
 
-/* One slot back to rte_hash (under ft->reclaim_lock). */
+/* One slot back to the free positions or rte_hash (under
+ * ft->reclaim_lock).
+ */
 static void
 tp_flow_slot_free_one(struct tp_flow_table *ft, uint32_t pos)
 {
@@ -47,7 +53,12 @@ tp_flow_slot_free_one(struct tp_flow_table *ft, uint32_t pos)
 	 * again by rte_hash_add_key_with_hash().
 	 */
 	__atomic_store_n(&f->ref, TP_REF_FREE, __ATOMIC_RELEASE);
-	rte_hash_free_key_with_position(ft->h, pos);
+	if (ft->lifo) {
+		f->park_next = ft->free_head;
+		ft->free_head = pos;
+	} else {
+		rte_hash_free_key_with_position(ft->h, pos);
+	}
 	ft->reclaimed++;
 }
 
@@ -226,4 +237,70 @@ tp_flow_slot_release(struct tp_ctx *ctx)
 	if (ft->parked != 0)
 		TP_LOG(INFO, "flow table: %" PRIu64 " slots waited outside "
 		       "the full defer queue", ft->parked);
+}
+
+/*
+ * Up to TP_SLOT_TAKE free positions for lc's next new flows: the last
+ * freed first, then those never taken, lowest first; the first to use
+ * last in lc->slot. How many.
+ */
+static uint32_t
+tp_flow_slot_take(struct tp_flow_table *ft, struct tp_lcore *lc)
+{
+	uint32_t use[TP_SLOT_TAKE], pos, n = 0, i;
+
+	rte_spinlock_lock(&ft->reclaim_lock);
+	while (n < TP_SLOT_TAKE && (pos = ft->free_head) != TP_POS_NONE) {
+		ft->free_head = ft->entries[pos].park_next;
+		use[n++] = pos;
+	}
+	while (n < TP_SLOT_TAKE && ft->fresh_next < ft->fresh_end) {
+		use[n++] = ft->fresh_next;
+		__atomic_store_n(&ft->fresh_next, ft->fresh_next + 1,
+				 __ATOMIC_RELAXED);
+	}
+	rte_spinlock_unlock(&ft->reclaim_lock);
+	for (i = 0; i < n; i++)
+		lc->slot[n - 1 - i] = use[i];
+	lc->slot_n = n;
+	return n;
+}
+
+/*
+ * Hand rte_hash the position lc's next add is to take, unless one is
+ * handed already: into rte_hash's ring of free positions, which holds
+ * nothing else (one writer lcore), or into the lcore's own cache, whose
+ * top the add takes (several). None when there is no free position.
+ */
+static void
+tp_flow_slot_feed(struct tp_flow_table *ft, struct tp_lcore *lc)
+{
+	uint32_t pos;
+	int ret;
+
+	if (lc->slot_fed != TP_POS_NONE ||
+	    (lc->slot_n == 0 && tp_flow_slot_take(ft, lc) == 0))
+		return;
+	pos = lc->slot[--lc->slot_n];
+	ft->entries[pos].park_next = 0;	/* pkts[1] again */
+	ret = rte_hash_free_key_with_position(ft->h, (int32_t)pos);
+	RTE_VERIFY(ret == 0);
+	lc->slot_fed = pos;
+}
+
+/* RX: add a key at a free position. */
+int32_t
+tp_flow_slot_add(struct tp_ctx *ctx, struct tp_lcore *lc,
+		 const struct tp_flow_key *key, hash_sig_t sig)
+{
+	struct tp_flow_table *ft = &ctx->ft;
+	int32_t pos;
+
+	if (ft->lifo)
+		tp_flow_slot_feed(ft, lc);
+	pos = rte_hash_add_key_with_hash(ft->h, key, sig);
+	/* Taken, or still handed (the key was there, or did not fit). */
+	if (pos >= 0 && (uint32_t)pos == lc->slot_fed)
+		lc->slot_fed = TP_POS_NONE;
+	return pos;
 }

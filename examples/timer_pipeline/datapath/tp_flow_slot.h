@@ -6,16 +6,22 @@
 #define _TP_FLOW_SLOT_H_
 
 /*
- * The return of an ended flow's slot to rte_hash once no RX lcore can
- * still hold its position (tp_flow_slot.c): the RCU defer queue, bounded
- * by the room beyond --flows, fed in batches, and the slots parked in their
- * entries when it is full. Everything here runs under ft->reclaim_lock, which these
- * functions take (tp_flow_slot_free() is called with it held).
+ * The return of an ended flow's slot once no RX lcore can still hold its
+ * position (tp_flow_slot.c): the RCU defer queue, bounded by the room
+ * beyond --flows, fed in batches, and the slots parked in their entries
+ * when it is full; and the free positions' way out to new flows
+ * (tp_flow_slot_add()). The slots' way back runs under ft->reclaim_lock,
+ * which these functions take (tp_flow_slot_free() is called with it
+ * held).
  */
 
 #include <stdint.h>
 
+#include <rte_hash.h>
+
 struct tp_ctx;
+struct tp_flow_key;
+struct tp_lcore;
 
 /**
  * The slot at @p pos (an ended flow, its record written, no reference
@@ -39,5 +45,14 @@ void tp_flow_slot_free(void *p, void *e, unsigned int n);
 
 /** Exit, every reader offline: return the parked slots too. */
 void tp_flow_slot_release(struct tp_ctx *ctx);
+
+/**
+ * RX lcore @p lc (an EAL lcore, a writer of the table) adds @p key, of
+ * hash @p sig: rte_hash_add_key_with_hash()'s result. Where the table
+ * hands out its own free positions (ft->lifo), the key takes the last
+ * freed one.
+ */
+int32_t tp_flow_slot_add(struct tp_ctx *ctx, struct tp_lcore *lc,
+			 const struct tp_flow_key *key, hash_sig_t sig);
 
 #endif /* _TP_FLOW_SLOT_H_ */

@@ -25,6 +25,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
 
 #include "tp_ctx.h"
 #include "datapath/tp_flow.h"
@@ -230,6 +231,96 @@ tp_flow_table_key_layout(struct tp_flow_table *ft)
 		       "found; each new flow asks rte_hash for its key");
 }
 
+/* Give every position taken from rte_hash's ring back to rte_hash. */
+static void
+tp_flow_table_lifo_undo(struct tp_flow_table *ft)
+{
+	uint32_t pos;
+
+	while ((pos = ft->free_head) != TP_POS_NONE) {
+		ft->free_head = ft->entries[pos].park_next;
+		ft->entries[pos].park_next = 0;
+		rte_hash_free_key_with_position(ft->h, (int32_t)pos);
+	}
+	for (; ft->fresh_next < ft->fresh_end; ft->fresh_next++)
+		rte_hash_free_key_with_position(ft->h,
+						(int32_t)ft->fresh_next);
+}
+
+/*
+ * Free positions, last freed first. rte_hash hands out the free positions
+ * in its ring, first freed first: in a table of 12M positions holding up
+ * to 10M flows, each new flow took the slot freed longest ago, its entry,
+ * timer, key and bucket cold in every cache and TLB (docs/bench.rst,
+ * "IPFIX at 10M flows"). So the table takes every position out of that
+ * ring here, found by the name rte_hash gives it ("HT_" and the table's),
+ * and keeps them itself: those never taken as a range, those freed in a
+ * list through their entries, the last first (tp_flow_slot.c). Before
+ * each add the adding lcore hands rte_hash one back, which the add then
+ * takes (tp_flow_slot_add()). The ring holds key indices, each a
+ * position + 1 (rte_hash_free_key_with_position() puts them back so);
+ * it was filled in order at creation, and the key store probes' few went
+ * back at its end: a range and a short list. With extendable buckets,
+ * rte_hash returns an emptied bucket with the position freed after it,
+ * which may then wait long in the list: those tables leave the positions
+ * to rte_hash, as does one whose ring is not found or not as expected.
+ */
+static void
+tp_flow_table_lifo(struct tp_flow_table *ft, const char *name, bool ext)
+{
+	char ring_name[RTE_RING_NAMESIZE];
+	uint32_t idx[512], pos, n, i;
+	struct rte_ring *r;
+	bool ok = true;
+
+	ft->lifo = false;
+	ft->free_head = TP_POS_NONE;
+	ft->fresh_next = 0;
+	ft->fresh_end = 0;
+	if (ext)
+		return;
+	snprintf(ring_name, sizeof(ring_name), "HT_%s", name);
+	r = rte_ring_lookup(ring_name);
+	if (r == NULL) {
+		TP_LOG(DEBUG, "flow table: rte_hash's ring of free positions "
+		       "not found; rte_hash hands them out");
+		return;
+	}
+	while (ok && (n = rte_ring_dequeue_burst_elem(r, idx, sizeof(idx[0]),
+						      RTE_DIM(idx), NULL))) {
+		for (i = 0; i < n; i++) {
+			if (idx[i] == 0 || idx[i] >= ft->nb_entries) {
+				/* Not a key index: back as it came. */
+				ok = false;
+				rte_ring_enqueue_bulk_elem(r, idx + i,
+							   sizeof(idx[0]),
+							   n - i, NULL);
+				break;
+			}
+			pos = idx[i] - 1;
+			if (ft->fresh_end == 0 && ft->fresh_next == 0) {
+				ft->fresh_next = pos;
+				ft->fresh_end = pos + 1;
+			} else if (pos == ft->fresh_end) {
+				ft->fresh_end++;
+			} else {
+				ft->entries[pos].park_next = ft->free_head;
+				ft->free_head = pos;
+			}
+		}
+	}
+	if (!ok) {
+		TP_LOG(DEBUG, "flow table: rte_hash's ring of free positions "
+		       "not as expected; rte_hash hands them out");
+		tp_flow_table_lifo_undo(ft);
+		ft->free_head = TP_POS_NONE;
+		ft->fresh_next = 0;
+		ft->fresh_end = 0;
+		return;
+	}
+	ft->lifo = true;
+}
+
 /* Flow table setup. 8< */
 int
 tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
@@ -247,6 +338,7 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF,
 	};
 	struct rte_rcu_qsbr_dq_parameters dqp = { 0 };
+	unsigned int i;
 	size_t sz;
 
 	/* The reference word: count, reason and INIT never overlap, and
@@ -291,10 +383,17 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 	if (ft->entries == NULL || ft->timers == NULL)
 		goto nomem;
 	/* Zeroed memory is a free entry: ref TP_REF_FREE, an unlocked
-	 * tim_lock, a timer NOT_ARMED. Nothing else to write.
+	 * tim_lock, a timer NOT_ARMED. Nothing else to write (but the link
+	 * of the few free positions listed here).
 	 */
 	RTE_BUILD_BUG_ON(TP_REF_FREE != 0);
 	RTE_BUILD_BUG_ON(RTE_EVENT_TIMER_NOT_ARMED != 0);
+	tp_flow_table_lifo(ft, hp.name,
+			   hp.extra_flag & RTE_HASH_EXTRA_FLAGS_EXT_TABLE);
+	for (i = 0; i < RTE_DIM(ctx->lc); i++) {
+		ctx->lc[i].slot_fed = TP_POS_NONE;
+		ctx->lc[i].slot_n = 0;
+	}
 	sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
 	ft->qsv = rte_zmalloc_socket("tp_flow_rcu", sz, RTE_CACHE_LINE_SIZE,
 				     rte_socket_id());
@@ -323,11 +422,13 @@ tp_flow_table_create(struct tp_ctx *ctx, const struct tp_flow_ops *ops)
 	if (ft->dq == NULL)
 		goto nomem;
 	rte_spinlock_init(&ft->reclaim_lock);
-	TP_LOG(INFO, "flow table: %u flows, %u slots of %zu bytes%s, %s, on %s",
+	TP_LOG(INFO, "flow table: %u flows, %u slots of %zu bytes%s, "
+	       "freed slots reused %s, %s, on %s",
 	       cap, ft->nb_entries,
 	       sizeof(struct tp_flow) + sizeof(struct tp_flow_timer),
 	       hp.extra_flag & RTE_HASH_EXTRA_FLAGS_EXT_TABLE ?
 	       ", extendable buckets" : "",
+	       ft->lifo ? "last first" : "first first",
 	       hp.extra_flag & RTE_HASH_EXTRA_FLAGS_MULTI_WRITER_ADD ?
 	       "several writer lcores" : "one writer lcore",
 	       ft->map_huge[0] && ft->map_huge[1] ? "2-MB hugepages" :

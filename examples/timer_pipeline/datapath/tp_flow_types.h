@@ -107,6 +107,8 @@ tp_key_addr(const struct tp_flow_key *k, unsigned int e)
 #define TP_POS_NONE UINT32_MAX
 /** Ended slots sent to the RCU defer queue under one token. */
 #define TP_SLOT_BATCH 32
+/** Free positions an RX lcore takes at once (tp_flow_slot_add()). */
+#define TP_SLOT_TAKE 32
 
 /**
  * A flow's state: 104 bytes, next to each other in ft->entries; its timer
@@ -134,11 +136,14 @@ struct tp_flow {
 	union {
 		uint64_t pkts[2];	/**< Packets per direction. */
 		/* Once the record is written, while the slot waits for its
-		 * grace period outside the full defer queue (parked).
+		 * grace period outside the full defer queue (parked); or,
+		 * free, among the table's free positions (park_next only).
 		 */
 		struct {
 			uint64_t park_token;	/**< rte_rcu_qsbr_start(). */
-			uint32_t park_next;	/**< Next parked position. */
+			uint32_t park_next;	/**< Next parked or free
+						 * position.
+						 */
 		};
 	};
 	uint64_t bytes[2];		/**< Bytes (L2 frames) per direction. */
@@ -218,6 +223,17 @@ struct tp_flow_table {
 	uint32_t park_tail;		/**< (TP_POS_NONE: none). */
 	uint64_t parked;		/**< Positions ever parked. */
 	uint64_t reclaimed;		/**< Positions returned. */
+	/** The table hands out its free positions itself, last freed
+	 * first (tp_flow_table.c, "Free positions"); else rte_hash does,
+	 * first freed first. Set at creation.
+	 */
+	bool lifo;
+	uint32_t free_head;		/**< Freed positions, last first,
+					 * linked by park_next (TP_POS_NONE:
+					 * none).
+					 */
+	uint32_t fresh_next;		/**< Positions never taken: */
+	uint32_t fresh_end;		/**< [fresh_next, fresh_end). */
 };
 
 
@@ -248,6 +264,18 @@ tp_flow_table_key(const struct tp_flow_table *ft, uint32_t pos)
 	key = (const void *)(ft->key_base + (uintptr_t)pos * ft->key_stride);
 	RTE_ASSERT(key == tp_flow_table_key_asked(ft, pos));
 	return key;
+}
+
+/**
+ * One above every position a flow may hold (at least 1): where the table
+ * hands out its positions, none from fresh_next on was ever taken.
+ */
+static inline uint32_t
+tp_flow_table_reach(const struct tp_flow_table *ft)
+{
+	if (!ft->lifo)
+		return ft->nb_entries;
+	return RTE_MAX(__atomic_load_n(&ft->fresh_next, __ATOMIC_RELAXED), 1u);
 }
 
 /** Whether the table is closed (tp_flow_table_close()). */

@@ -22,6 +22,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "datapath/tp_flow_types.h"
 #include "datapath/tp_rx_hold.h"
 #include "datapath/tp_stages.h"
 #include "reports/tp_slots.h"
@@ -70,6 +71,14 @@ struct tp_lcore {
 					 * walks at the end stop at the
 					 * highest: tp_flow_table_top()).
 					 */
+	/* RX, when the table hands out its positions (ft->lifo): the
+	 * free positions taken for this lcore's next new flows, the next
+	 * last, and the one handed to rte_hash for its next add
+	 * (TP_POS_NONE: none), which that add takes (tp_flow_slot_add()).
+	 */
+	uint32_t slot_fed;
+	uint32_t slot_n;
+	uint32_t slot[TP_SLOT_TAKE];
 	uint16_t nb_held;		/**< Events of the last dequeue. */
 	uint32_t stashed;		/**< Replay: packets not yet due. */
 	struct tp_rx_pace pace;		/**< RX paced by the record writer. */
