@@ -10,8 +10,9 @@
 #            --flows equal to its flow count, a 1-h idle timeout (every
 #            flow live at the input's end: the table holds them all, as
 #            the table reuses the slots of ended flows first), and
-#            --stop-when-done, direct adapter: every flow ended exactly
-#            once (records == flows, the exactly-once check), and memory
+#            --flush-at-eof (they all end there), direct adapter: every
+#            flow ended exactly once (records == flows, the exactly-once
+#            check), and memory
 #            per flow = (peak VmRSS + HugetlbPages of the run - the same
 #            for the 1,000-flow run) / flows, sampled every 20 ms from
 #            /proc/PID/status (tools/bench_scale_report.py sample);
@@ -219,7 +220,7 @@ for r in $(seq 1 "$REPS"); do
 			echo "== rep $r/$REPS: memory, $s flows"
 			run_tp "$LOGS/mem_$s.$r" "$CAPS/udp$s.pcap" 600 \
 				"$MEM" --flows "$n" --timer-adapter direct \
-				--tmo-udp 1h -T 0 --stop-when-done \
+				--tmo-udp 1h -T 0 --flush-at-eof \
 				--flow-log /dev/null
 		done
 	fi
