@@ -268,8 +268,10 @@ tp_flow_table_lifo_undo(struct tp_flow_table *ft)
 static void
 tp_flow_table_lifo(struct tp_flow_table *ft, const char *name, bool ext)
 {
+	const uint32_t top = ft->nb_entries;
 	char ring_name[RTE_RING_NAMESIZE];
-	uint32_t idx[512], pos, n, i;
+	uint32_t idx[2048], pos, n, i;
+	uint32_t next = 0, end = 0, head = TP_POS_NONE;
 	struct rte_ring *r;
 	bool ok = true;
 
@@ -288,8 +290,16 @@ tp_flow_table_lifo(struct tp_flow_table *ft, const char *name, bool ext)
 	}
 	while (ok && (n = rte_ring_dequeue_burst_elem(r, idx, sizeof(idx[0]),
 						      RTE_DIM(idx), NULL))) {
-		for (i = 0; i < n; i++) {
-			if (idx[i] == 0 || idx[i] >= ft->nb_entries) {
+		/* The run in order, the common case, first. */
+		i = 0;
+		if (end > next || (end == 0 && idx[0] != 0)) {
+			if (end == 0)
+				next = end = idx[0] - 1;
+			while (i < n && idx[i] == end + 1 && idx[i] < top)
+				end++, i++;
+		}
+		for (; i < n; i++) {
+			if (idx[i] == 0 || idx[i] >= top) {
 				/* Not a key index: back as it came. */
 				ok = false;
 				rte_ring_enqueue_bulk_elem(r, idx + i,
@@ -298,17 +308,13 @@ tp_flow_table_lifo(struct tp_flow_table *ft, const char *name, bool ext)
 				break;
 			}
 			pos = idx[i] - 1;
-			if (ft->fresh_end == 0 && ft->fresh_next == 0) {
-				ft->fresh_next = pos;
-				ft->fresh_end = pos + 1;
-			} else if (pos == ft->fresh_end) {
-				ft->fresh_end++;
-			} else {
-				ft->entries[pos].park_next = ft->free_head;
-				ft->free_head = pos;
-			}
+			ft->entries[pos].park_next = head;
+			head = pos;
 		}
 	}
+	ft->free_head = head;
+	ft->fresh_next = next;
+	ft->fresh_end = end;
 	if (!ok) {
 		TP_LOG(DEBUG, "flow table: rte_hash's ring of free positions "
 		       "not as expected; rte_hash hands them out");
