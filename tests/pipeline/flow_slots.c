@@ -13,8 +13,9 @@
  * the table must take as many keys again. First, the table must have
  * found where rte_hash keeps each position's key (tp_flow_table_key()),
  * and left no probe key behind. Last, the table hands out its positions
- * itself: slots that come back go out again last first, and filling the
- * table takes every free position once.
+ * itself: slots that come back go out again last first, rte_hash's ring
+ * back at its start after each add, and filling the table takes every
+ * free position once.
  * Prints "flow_slots: N passed, N failed" and exits non-zero on a failure.
  *
  * Usage: flow_slots EAL-ARGS (one lcore, no hugepages is enough).
@@ -30,6 +31,7 @@
 #include <rte_hash.h>
 #include <rte_lcore.h>
 #include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
 
 #include "tp_ctx.h"
 #include "datapath/tp_flow_slot.h"
@@ -169,6 +171,10 @@ check_last_first(uint32_t base)
 	}
 	CHECK(order == RTE_DIM(q), "%u of 5 freed positions went out again "
 	      "last first", order);
+	/* One writer: rte_hash's ring back at its start after each add. */
+	CHECK(ft->free_ring != NULL && ft->free_ring->prod.head == 0 &&
+	      rte_ring_empty(ft->free_ring),
+	      "rte_hash's ring not at its start after an add");
 	/* Those drained from the lcore's hand and the five added again. */
 	kept += live;
 }

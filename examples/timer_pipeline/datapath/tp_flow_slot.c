@@ -28,6 +28,7 @@
 #include <rte_errno.h>
 #include <rte_hash.h>
 #include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
 
 #include "tp_ctx.h"
 #include "datapath/tp_flow_slot.h"
@@ -300,7 +301,11 @@ tp_flow_slot_add(struct tp_ctx *ctx, struct tp_lcore *lc,
 		tp_flow_slot_feed(ft, lc);
 	pos = rte_hash_add_key_with_hash(ft->h, key, sig);
 	/* Taken, or still handed (the key was there, or did not fit). */
-	if (pos >= 0 && (uint32_t)pos == lc->slot_fed)
+	if (pos >= 0 && (uint32_t)pos == lc->slot_fed) {
 		lc->slot_fed = TP_POS_NONE;
+		/* One writer: the ring is empty and this lcore's alone. */
+		if (ft->free_ring != NULL)
+			rte_ring_reset(ft->free_ring);
+	}
 	return pos;
 }

@@ -228,6 +228,11 @@ struct tp_flow_table {
 	 * first freed first. Set at creation.
 	 */
 	bool lifo;
+	/** With lifo and one writer lcore: rte_hash's ring of free
+	 * positions, empty but for the one handed to the next add; the
+	 * writer puts it back at its start after each add (tp_flow_slot.c).
+	 */
+	struct rte_ring *free_ring;
 	uint32_t free_head;		/**< Freed positions, last first,
 					 * linked by park_next (TP_POS_NONE:
 					 * none).
